@@ -1,0 +1,41 @@
+// Entry point of the frontends: turns one file on disk into IR programs, reporting every
+// problem with the file itself (malformed-program, unsafe-archive-member,
+// unsupported-schema-version) to the sink instead of failing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "program.pb.h"
+#include "verifier/diagnostic_sink.h"
+
+namespace pt2lint {
+
+struct LoadOptions {
+  // True when the file was found by walking a folder: a .json file that is not an exported
+  // program is then skipped silently instead of reported.
+  bool found_by_folder_walk = false;
+  // Bounds that keep hostile inputs cheap. A member or file beyond them is reported.
+  std::uint64_t max_program_json_bytes = std::uint64_t{1} << 30;
+  std::uint64_t max_config_json_bytes = std::uint64_t{64} << 20;
+  std::uint32_t max_json_depth = 1024;
+  std::uint64_t max_archive_members = 1'000'000;
+};
+
+enum class LoadOutcome {
+  kLoaded,      // programs (possibly none, with findings saying why) are in `programs`
+  kSkipped,     // not a program (folder walk only); nothing to report
+  kUnreadable,  // the path cannot be opened at all: the CLI exits 2 with `error`
+};
+
+struct LoadedFile {
+  std::vector<ir::Program> programs;
+  std::string error;  // set for kUnreadable
+};
+
+LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
+                      LoadedFile& out, DiagnosticSink& sink);
+
+}  // namespace pt2lint

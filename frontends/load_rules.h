@@ -1,0 +1,22 @@
+// Metadata of the rules whose findings the loaders produce.
+#pragma once
+
+#include "verifier/rule_info.h"
+
+namespace pt2lint {
+
+inline constexpr RuleInfo kMalformedProgram{
+    "PT101", "malformed-program", Severity::kError, RulePhase::kLoad,
+    "the file, archive or program JSON cannot be read as an exported program"};
+inline constexpr RuleInfo kUnsafeArchiveMember{
+    "PT102", "unsafe-archive-member", Severity::kError, RulePhase::kLoad,
+    "an archive member path is absolute, escapes the archive with '..', or is a symlink"};
+inline constexpr RuleInfo kUnsupportedSchemaVersion{
+    "PT103", "unsupported-schema-version", Severity::kError, RulePhase::kLoad,
+    "the program's schema major version or the archive version is not one pt2lint reads"};
+
+// The schema majors and archive versions this build understands.
+inline constexpr int kSupportedSchemaMajor = 8;
+inline constexpr const char* kSupportedArchiveVersion = "0";
+
+}  // namespace pt2lint

@@ -1,0 +1,85 @@
+#include "reports/json_renderer.h"
+
+#include "reports/json_writer.h"
+
+namespace pt2lint {
+namespace {
+
+void write_location(JsonWriter& json, const Location& location) {
+  json.key("location").begin_object();
+  if (location.input_spec) json.field("input_spec", *location.input_spec);
+  if (location.output_spec) json.field("output_spec", *location.output_spec);
+  if (!location.node.empty()) json.field("node", location.node);
+  if (!location.value.empty()) json.field("value", location.value);
+  if (!location.json_path.empty()) json.field("json_path", location.json_path);
+  if (!location.archive_member.empty()) json.field("archive_member", location.archive_member);
+  json.end_object();
+}
+
+void write_finding(JsonWriter& json, const Finding& f) {
+  json.begin_object();
+  json.field("rule", f.rule_id).field("name", f.rule_name);
+  json.field("severity", severity_name(f.severity));
+  json.field("program", f.program);
+  write_location(json, f.location);
+  json.field("message", f.message);
+  json.key("notes").begin_array();
+  for (const std::string& note : f.notes) json.value(note);
+  json.end_array();
+  if (f.fix) {
+    json.key("fix").begin_object().field("description", f.fix->description);
+    if (!f.fix->replacement.empty()) json.field("replacement", f.fix->replacement);
+    json.end_object();
+  }
+  if (!f.op.empty()) json.field("op", f.op);
+  if (!f.state_fqn.empty()) json.field("state", f.state_fqn);
+  json.field("baseline", f.baselined);
+  json.end_object();
+}
+
+void write_program(JsonWriter& json, const ProgramSummary& program) {
+  json.begin_object();
+  json.field("name", program.name).field("dialect", program.dialect);
+  json.field("schema_version", program.schema_version).field("layout", program.layout);
+  json.field("structure_sound", program.structure_sound);
+  json.key("mutations").begin_array();
+  for (const MutationSummary& m : program.mutations) {
+    json.begin_object().field("target", m.target).field("kind", m.kind);
+    json.key("nodes").begin_array();
+    for (const std::string& node : m.nodes) json.value(node);
+    json.end_array().end_object();
+  }
+  json.end_array();
+  json.end_object();
+}
+
+}  // namespace
+
+void JsonRenderer::render(const RunReport& report, const RenderOptions& options,
+                          std::ostream& out) const {
+  JsonWriter json(out, /*pretty=*/true);
+  json.begin_object();
+  json.key("tool").begin_object().field("name", "pt2lint").field("version", PT2LINT_VERSION);
+  json.end_object();
+  json.key("files").begin_array();
+  for (const FileResult& file : report.files) {
+    json.begin_object().field("path", file.path);
+    json.key("programs").begin_array();
+    for (const ProgramSummary& program : file.programs) write_program(json, program);
+    json.end_array();
+    json.key("findings").begin_array();
+    for (const Finding& f : file.findings) write_finding(json, f);
+    json.end_array();
+    json.end_object();
+  }
+  json.end_array();
+  ReportCounts counts = count_findings(report);
+  json.key("summary").begin_object();
+  json.field("files", counts.files).field("errors", counts.errors);
+  json.field("warnings", counts.warnings).field("notes", counts.notes);
+  json.end_object();
+  json.end_object();
+  out << '\n';
+}
+
+}  // namespace pt2lint

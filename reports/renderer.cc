@@ -1,0 +1,48 @@
+#include "reports/renderer.h"
+
+#include <fmt/format.h>
+
+#include "reports/json_renderer.h"
+#include "reports/text_renderer.h"
+
+namespace pt2lint {
+
+ReportCounts count_findings(const RunReport& report) {
+  ReportCounts counts;
+  counts.files = report.files.size();
+  for (const FileResult& file : report.files) {
+    for (const Finding& f : file.findings) {
+      switch (f.severity) {
+        case Severity::kError: ++counts.errors; break;
+        case Severity::kWarning: ++counts.warnings; break;
+        case Severity::kNote: ++counts.notes; break;
+      }
+    }
+  }
+  return counts;
+}
+
+std::string describe_location(const Location& location) {
+  std::string text;
+  auto add = [&text](const std::string& part) {
+    if (!text.empty()) text += ", ";
+    text += part;
+  };
+  if (location.input_spec) add(fmt::format("input_specs[{}]", *location.input_spec));
+  if (location.output_spec) add(fmt::format("output_specs[{}]", *location.output_spec));
+  if (!location.node.empty()) add("node " + location.node);
+  if (!location.value.empty()) add("value " + location.value);
+  if (!location.json_path.empty()) add(location.json_path);
+  if (!location.archive_member.empty()) add("member " + location.archive_member);
+  return text;
+}
+
+std::unique_ptr<Renderer> make_renderer(std::string_view format) {
+  if (format == "text") return std::make_unique<TextRenderer>();
+  if (format == "json") return std::make_unique<JsonRenderer>();
+  return nullptr;
+}
+
+std::vector<std::string_view> renderer_names() { return {"text", "json"}; }
+
+}  // namespace pt2lint

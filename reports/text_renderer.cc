@@ -1,0 +1,70 @@
+#include "reports/text_renderer.h"
+
+#include <map>
+
+namespace pt2lint {
+namespace {
+
+struct Palette {
+  bool on;
+  const char* bold() const { return on ? "\x1b[1m" : ""; }
+  const char* reset() const { return on ? "\x1b[0m" : ""; }
+  const char* severity(Severity s) const {
+    if (!on) return "";
+    switch (s) {
+      case Severity::kError: return "\x1b[1;31m";
+      case Severity::kWarning: return "\x1b[1;35m";
+      case Severity::kNote: return "\x1b[1;36m";
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+void TextRenderer::render(const RunReport& report, const RenderOptions& options,
+                          std::ostream& out) const {
+  Palette palette{options.color};
+  for (const FileResult& file : report.files) {
+    for (const Finding& f : file.findings) {
+      out << palette.bold() << file.path;
+      if (!f.program.empty()) out << ':' << f.program;
+      out << ":" << palette.reset() << ' ' << palette.severity(f.severity)
+          << severity_name(f.severity) << ':' << palette.reset() << ' ' << f.message << " ["
+          << f.rule_id << ' ' << f.rule_name << "]\n";
+      std::string where = describe_location(f.location);
+      if (!where.empty()) out << "  at: " << where << '\n';
+      for (const std::string& note : f.notes) out << "  note: " << note << '\n';
+      if (f.fix) out << "  fix: " << f.fix->description << '\n';
+    }
+    if (options.show_mutations) {
+      for (const ProgramSummary& program : file.programs) {
+        out << file.path << ':' << program.name << ": effective mutation set ("
+            << (program.dialect.empty() ? "no dialect" : program.dialect) << "):";
+        if (program.mutations.empty()) out << " none";
+        out << '\n';
+        for (const MutationSummary& m : program.mutations) {
+          out << "  " << m.kind << ' ' << m.target << " <-";
+          for (const std::string& node : m.nodes) out << ' ' << node;
+          out << '\n';
+        }
+      }
+    }
+  }
+  if (options.statistics) {
+    std::map<std::pair<std::string, std::string>, std::size_t> per_rule;
+    for (const FileResult& file : report.files)
+      for (const Finding& f : file.findings) ++per_rule[{f.rule_id, f.rule_name}];
+    for (const auto& [rule, count] : per_rule)
+      out << count << '\t' << rule.first << '\t' << rule.second << '\n';
+  }
+  ReportCounts counts = count_findings(report);
+  if (counts.errors + counts.warnings + counts.notes > 0 || counts.files > 1) {
+    out << counts.files << (counts.files == 1 ? " file" : " files") << " checked: "
+        << counts.errors << (counts.errors == 1 ? " error, " : " errors, ") << counts.warnings
+        << (counts.warnings == 1 ? " warning, " : " warnings, ") << counts.notes
+        << (counts.notes == 1 ? " note\n" : " notes\n");
+  }
+}
+
+}  // namespace pt2lint

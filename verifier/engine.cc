@@ -1,0 +1,107 @@
+#include "verifier/engine.h"
+
+#include <fmt/format.h>
+
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+// Tracks whether a structural rule reported an error, before filters touch severities:
+// soundness is a property of the program, not of the user's rule selection.
+class StructureWatch final : public DiagnosticSink {
+ public:
+  explicit StructureWatch(DiagnosticSink& next) : next_(next) {}
+  void report(Finding finding) override {
+    if (finding.severity == Severity::kError) broken_ = true;
+    next_.report(std::move(finding));
+  }
+  bool broken() const { return broken_; }
+
+ private:
+  DiagnosticSink& next_;
+  bool broken_ = false;
+};
+
+}  // namespace
+
+std::string_view layout_name(ir::ArchiveLayout layout) {
+  switch (layout) {
+    case ir::LAYOUT_PT2_ARCHIVE: return "pt2";
+    case ir::LAYOUT_LEGACY_ZIP: return "legacy";
+    case ir::LAYOUT_BARE_JSON: return "json";
+    case ir::LAYOUT_TEXTPROTO: return "textproto";
+    default: return "unknown";
+  }
+}
+
+ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& sink,
+                                     bool loaded_cleanly) const {
+  ProgramIndex index(program);
+  ProgramSummary summary;
+  summary.name = program.name();
+  summary.dialect = std::string(dialect_name(index.dialect()));
+  const ir::SchemaVersion& version = program.program().schema_version();
+  summary.schema_version = fmt::format("{}.{}", version.major(), version.minor());
+  summary.layout = std::string(layout_name(program.layout()));
+
+  StructureWatch structural(sink);
+  for (const auto& rule : registry_.rules()) {
+    if (rule->info().phase != RulePhase::kStructural) continue;
+    if (!filter_.enabled(rule->info().id)) continue;
+    rule->check(index, structural);
+  }
+  summary.structure_sound = loaded_cleanly && !structural.broken();
+  if (!summary.structure_sound) return summary;
+  for (const auto& rule : registry_.rules()) {
+    if (rule->info().phase != RulePhase::kDataflow) continue;
+    if (!filter_.enabled(rule->info().id)) continue;
+    rule->check(index, sink);
+  }
+  return summary;
+}
+
+FileResult Engine::check_file(const std::filesystem::path& path,
+                              const LoadOptions& options) const {
+  FileResult result;
+  result.path = path.string();
+  CollectingSink collected;
+  FilteringSink filtered(filter_, collected);
+
+  // Load findings are watched per program name so a program its loader could not read
+  // fully is not handed to the dataflow rules.
+  class LoadWatch final : public DiagnosticSink {
+   public:
+    explicit LoadWatch(DiagnosticSink& next) : next_(next) {}
+    void report(Finding finding) override {
+      if (finding.severity == Severity::kError && finding.rule_id == "PT101")
+        broken_programs_.push_back(finding.program);
+      next_.report(std::move(finding));
+    }
+    bool broken(const std::string& program) const {
+      for (const auto& name : broken_programs_)
+        if (name == program || name.empty()) return true;
+      return false;
+    }
+
+   private:
+    DiagnosticSink& next_;
+    std::vector<std::string> broken_programs_;
+  } load_watch(filtered);
+
+  LoadedFile loaded;
+  result.outcome = load_file(path, options, loaded, load_watch);
+  if (result.outcome == LoadOutcome::kUnreadable) {
+    result.error = loaded.error;
+    return result;
+  }
+  if (result.outcome == LoadOutcome::kSkipped) return result;
+  for (const ir::Program& program : loaded.programs) {
+    result.programs.push_back(
+        check_program(program, filtered, !load_watch.broken(program.name())));
+  }
+  result.findings = collected.take();
+  return result;
+}
+
+}  // namespace pt2lint

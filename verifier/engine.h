@@ -1,0 +1,59 @@
+// Runs the rules over every program of a file: load, index, structural rules, then the
+// dataflow rules on programs whose structure is sound.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "frontends/load_file.h"
+#include "verifier/finding.h"
+#include "verifier/rule_filter.h"
+#include "verifier/rule_registry.h"
+
+namespace pt2lint {
+
+class ProgramIndex;
+
+// One state write of a program's effective mutation set (see docs/dataflow.md).
+struct MutationSummary {
+  std::string target;              // FQN, or the placeholder name for a user input
+  std::string kind;                // "buffer", "parameter", "user_input", "tensor_constant"
+  std::vector<std::string> nodes;  // nodes that write it, in graph order
+};
+
+struct ProgramSummary {
+  std::string name;
+  std::string dialect;         // "TRAINING", "ATEN", ... or "" when undeclared
+  std::string schema_version;  // "8.17"
+  std::string layout;          // "pt2", "legacy", "json", "textproto"
+  bool structure_sound = true; // false: the dataflow rules were skipped
+  std::vector<MutationSummary> mutations;
+};
+
+struct FileResult {
+  std::string path;
+  LoadOutcome outcome = LoadOutcome::kLoaded;
+  std::string error;  // for kUnreadable
+  std::vector<ProgramSummary> programs;
+  std::vector<Finding> findings;
+};
+
+class Engine {
+ public:
+  Engine(const RuleRegistry& registry, RuleFilter filter)
+      : registry_(registry), filter_(std::move(filter)) {}
+
+  FileResult check_file(const std::filesystem::path& path, const LoadOptions& options) const;
+  // Checks one program already in memory; findings go to `sink` unfiltered.
+  ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,
+                               bool loaded_cleanly = true) const;
+
+ private:
+  const RuleRegistry& registry_;
+  RuleFilter filter_;
+};
+
+std::string_view layout_name(ir::ArchiveLayout layout);
+
+}  // namespace pt2lint

@@ -1,0 +1,23 @@
+// Rule metadata, declared once per rule and shared by the engine, the CLI and the renderers.
+#pragma once
+
+#include <string_view>
+
+#include "verifier/finding.h"
+
+namespace pt2lint {
+
+// Structural rules check the signature against the graph; dataflow rules assume a sound
+// structure and are skipped for a program that has a structural error.
+enum class RulePhase { kLoad = 0, kStructural = 1, kDataflow = 2 };
+
+struct RuleInfo {
+  std::string_view id;        // stable short ID: PT1xx load, PT2xx structural, PT3xx dataflow
+  std::string_view name;      // kebab-case, the contract the corpus labels use
+  Severity default_severity;
+  RulePhase phase;
+  std::string_view summary;   // one line
+  // docs page: docs/rules/<name>.md
+};
+
+}  // namespace pt2lint
