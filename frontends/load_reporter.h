@@ -1,0 +1,46 @@
+// Findings of one file go through here so that a hostile file cannot flood the output:
+// past a per-file cap, findings are counted per rule and summarised once at the end.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "verifier/diagnostic_sink.h"
+#include "verifier/rule_info.h"
+
+namespace pt2lint {
+
+class LoadReporter {
+ public:
+  static constexpr std::size_t kDefaultMaxFindings = 50;
+
+  explicit LoadReporter(DiagnosticSink& sink, std::size_t max_findings = kDefaultMaxFindings)
+      : sink_(sink), max_findings_(max_findings) {}
+  LoadReporter(const LoadReporter&) = delete;
+  LoadReporter& operator=(const LoadReporter&) = delete;
+
+  // Any of member / json_path / note may be empty.
+  void report(const RuleInfo& rule, std::string_view program, std::string message,
+              std::string_view member = {}, std::string_view json_path = {},
+              std::string note = {});
+
+  // Emits one summary finding per rule that had findings suppressed. Call once at the end.
+  void finish();
+
+  std::size_t reported() const { return reported_; }
+
+ private:
+  struct Suppressed {
+    const RuleInfo* rule;
+    std::string program;
+    std::size_t count;
+  };
+  DiagnosticSink& sink_;
+  std::size_t max_findings_;
+  std::size_t reported_ = 0;
+  std::vector<Suppressed> suppressed_;
+};
+
+}  // namespace pt2lint

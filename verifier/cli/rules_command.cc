@@ -1,0 +1,44 @@
+// `pt2lint rules` and `pt2lint explain RULE`.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "verifier/cli/rule_docs.h"
+#include "verifier/cli/subcommand.h"
+
+namespace pt2lint {
+
+Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry) {
+  CLI::App* cmd = app.add_subcommand("rules", "list every rule");
+  return {cmd, [&registry] {
+            for (const RuleInfo* info : registry.all()) {
+              std::cout << fmt::format("{:<6} {:<38} {:<8} {}\n", info->id, info->name,
+                                       severity_name(info->default_severity), info->summary);
+            }
+            return kExitClean;
+          }};
+}
+
+Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry) {
+  auto name = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("explain", "show a rule's documentation");
+  cmd->add_option("rule", *name, "rule ID or name")->required();
+  return {cmd, [&registry, name] {
+            const RuleInfo* info = registry.find(*name);
+            if (info == nullptr) {
+              std::string hint = registry.suggest(*name);
+              std::cerr << "pt2lint: error: unknown rule '" << *name << "'"
+                        << (hint.empty() ? "" : "; did you mean '" + hint + "'?") << '\n';
+              return kExitUsage;
+            }
+            std::cout << info->id << ' ' << info->name << " (default severity: "
+                      << severity_name(info->default_severity) << ")\n"
+                      << info->summary << "\n\n";
+            std::string_view page = rule_doc_page(info->name);
+            if (!page.empty()) std::cout << page << '\n';
+            return kExitClean;
+          }};
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,28 @@
+// Each pt2lint subcommand lives in its own file and registers itself with the app here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "verifier/rule_registry.h"
+
+namespace pt2lint {
+
+inline constexpr int kExitClean = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+
+// A subcommand adds its options to `app` and returns the action to run when it is chosen.
+using SubcommandAction = std::function<int()>;
+
+struct Subcommand {
+  CLI::App* command;
+  SubcommandAction run;
+};
+
+Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry);
+Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry);
+Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry);
+
+}  // namespace pt2lint
