@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "reports/github_renderer.h"
+#include "reports/gitlab_renderer.h"
 #include "reports/json_renderer.h"
+#include "reports/junit_renderer.h"
+#include "reports/markdown_renderer.h"
+#include "reports/rdjson_renderer.h"
+#include "reports/sarif_renderer.h"
 #include "reports/text_renderer.h"
 
 namespace pt2lint {
@@ -12,6 +18,8 @@ ReportCounts count_findings(const RunReport& report) {
   counts.files = report.files.size();
   for (const FileResult& file : report.files) {
     for (const Finding& f : file.findings) {
+      if (f.baselined) ++counts.baselined;
+      if (f.severity == Severity::kError && !f.baselined) ++counts.failing;
       switch (f.severity) {
         case Severity::kError: ++counts.errors; break;
         case Severity::kWarning: ++counts.warnings; break;
@@ -40,9 +48,17 @@ std::string describe_location(const Location& location) {
 std::unique_ptr<Renderer> make_renderer(std::string_view format) {
   if (format == "text") return std::make_unique<TextRenderer>();
   if (format == "json") return std::make_unique<JsonRenderer>();
+  if (format == "sarif") return std::make_unique<SarifRenderer>();
+  if (format == "github") return std::make_unique<GithubRenderer>();
+  if (format == "junit") return std::make_unique<JunitRenderer>();
+  if (format == "rdjson") return std::make_unique<RdjsonRenderer>();
+  if (format == "gitlab") return std::make_unique<GitlabRenderer>();
+  if (format == "markdown") return std::make_unique<MarkdownRenderer>();
   return nullptr;
 }
 
-std::vector<std::string_view> renderer_names() { return {"text", "json"}; }
+std::vector<std::string_view> renderer_names() {
+  return {"text", "json", "sarif", "github", "junit", "rdjson", "gitlab", "markdown"};
+}
 
 }  // namespace pt2lint

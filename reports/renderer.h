@@ -1,6 +1,7 @@
 // Renderers turn the findings of a run into one output format. They never decide anything.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -18,6 +19,8 @@ struct RunReport {
 
 struct ReportCounts {
   std::size_t files = 0, errors = 0, warnings = 0, notes = 0;
+  std::size_t baselined = 0;     // of all the above, those matched by the baseline
+  std::size_t failing = 0;       // errors not in the baseline: these fail the run
 };
 ReportCounts count_findings(const RunReport& report);
 
@@ -27,6 +30,12 @@ struct RenderOptions {
   bool show_mutations = false;  // text: print each program's effective mutation set
   bool statistics = false;      // text: counts per rule
   std::string source_root;      // for formats that map stack traces to source files
+  bool baseline_active = false; // a baseline was applied: SARIF marks every result new/unchanged
+  // The docs/rules/<name>.md page of a rule ("" when none); the pages are embedded in the
+  // executable, not in the library, so the CLI hands them in.
+  std::function<std::string_view(std::string_view rule_name)> rule_doc;
+  // github: where the Markdown summary is appended ($GITHUB_STEP_SUMMARY), "" for nowhere.
+  std::string step_summary_path;
 };
 
 class Renderer {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "verifier/dataflow/dataflow_summary.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint {
@@ -53,6 +54,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   }
   summary.structure_sound = loaded_cleanly && !structural.broken();
   if (!summary.structure_sound) return summary;
+  dataflow::summarize_dataflow(index, summary);
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kDataflow) continue;
     if (!filter_.enabled(rule->info().id)) continue;

@@ -29,6 +29,9 @@ struct ProgramSummary {
   std::string layout;          // "pt2", "legacy", "json", "textproto"
   bool structure_sound = true; // false: the dataflow rules were skipped
   std::vector<MutationSummary> mutations;
+  // Node targets with no operator schema (custom ops, `_operator.*`, higher-order ops):
+  // the dataflow rules treat them conservatively; `--verbose` lists them.
+  std::vector<std::string> unknown_ops;
 };
 
 struct FileResult {

@@ -1,6 +1,8 @@
 #include "verifier/file_discovery.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <system_error>
 
 namespace pt2lint {
@@ -37,6 +39,31 @@ std::vector<DiscoveredFile> discover_files(const std::vector<std::string>& paths
     }
   }
   return files;
+}
+
+std::optional<Shard> parse_shard(std::string_view text) {
+  std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  Shard shard;
+  auto parse = [](std::string_view digits, unsigned& value) {
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return error == std::errc() && end == digits.data() + digits.size();
+  };
+  if (!parse(text.substr(0, slash), shard.index) || !parse(text.substr(slash + 1), shard.count))
+    return std::nullopt;
+  if (shard.count == 0 || shard.index == 0 || shard.index > shard.count) return std::nullopt;
+  return shard;
+}
+
+bool in_shard(const std::filesystem::path& path, const Shard& shard) {
+  // FNV-1a of the normalised path: stable across machines, runs and standard libraries
+  // (std::hash promises none of that).
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : path.lexically_normal().generic_string()) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash % shard.count == shard.index - 1;
 }
 
 }  // namespace pt2lint

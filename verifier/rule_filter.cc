@@ -1,10 +1,37 @@
 #include "verifier/rule_filter.h"
 
+#include <system_error>
+
+#include "verifier/config/path_glob.h"
+
 namespace pt2lint {
 
 bool RuleFilter::enabled(std::string_view rule_id) const {
   if (ignored_.count(rule_id) != 0) return false;
-  return selected_.empty() || selected_.count(rule_id) != 0;
+  if (selected_.empty()) return !select_none_;
+  return selected_.count(rule_id) != 0;
+}
+
+void RuleFilter::ignore_in_files(std::filesystem::path base_dir, std::string pattern,
+                                 const RuleInfo& rule) {
+  file_ignores_.push_back({std::move(base_dir), std::move(pattern), std::string(rule.id)});
+}
+
+RuleFilter RuleFilter::for_file(const std::filesystem::path& path) const {
+  RuleFilter resolved = *this;
+  resolved.file_ignores_.clear();
+  if (file_ignores_.empty()) return resolved;
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error).lexically_normal();
+  for (const FileIgnore& entry : file_ignores_) {
+    std::filesystem::path base = std::filesystem::absolute(entry.base_dir, error).lexically_normal();
+    std::string relative = absolute.lexically_relative(base).generic_string();
+    // A file outside the config's folder is matched by its path as given.
+    if (relative.empty() || relative.compare(0, 2, "..") == 0)
+      relative = path.lexically_normal().generic_string();
+    if (path_matches(entry.pattern, relative)) resolved.ignored_.insert(entry.rule_id);
+  }
+  return resolved;
 }
 
 Severity RuleFilter::severity(std::string_view rule_id, Severity reported) const {

@@ -1,9 +1,11 @@
 // Which rules are on and at what severity, as --select/--ignore and configuration say.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "verifier/diagnostic_sink.h"
 #include "verifier/rule_info.h"
@@ -14,17 +16,35 @@ class RuleFilter {
  public:
   // Empty `selected` means every rule.
   void select(const RuleInfo& rule) { selected_.emplace(rule.id); }
+  // An explicit empty selection (`select = []`): no rule runs unless selected later.
+  void select_none() { select_none_ = true; }
   void ignore(const RuleInfo& rule) { ignored_.emplace(rule.id); }
   void override_severity(const RuleInfo& rule, Severity severity) {
     severities_[std::string(rule.id)] = severity;
   }
+
+  // Per-file ignore: `rule` is off for files whose path relative to `base_dir` matches the
+  // glob `pattern` (see verifier/config/path_glob.h).
+  void ignore_in_files(std::filesystem::path base_dir, std::string pattern, const RuleInfo& rule);
+
+  // The filter for one checked file: this one with the per-file ignores that match `path`
+  // folded in. Resolved before the file is checked, so an ignored rule does not even run.
+  RuleFilter for_file(const std::filesystem::path& path) const;
 
   bool enabled(std::string_view rule_id) const;
   // The severity a finding of `rule_id` is reported with, given the rule's own choice.
   Severity severity(std::string_view rule_id, Severity reported) const;
 
  private:
+  struct FileIgnore {
+    std::filesystem::path base_dir;
+    std::string pattern;
+    std::string rule_id;
+  };
+
+  bool select_none_ = false;
   std::set<std::string, std::less<>> selected_;
+  std::vector<FileIgnore> file_ignores_;
   std::set<std::string, std::less<>> ignored_;
   std::map<std::string, Severity, std::less<>> severities_;
 };

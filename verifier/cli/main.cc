@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
       add_check_command(app, registry),
       add_rules_command(app, registry),
       add_explain_command(app, registry),
+      add_lower_command(app),
+      add_contract_command(app),
+      add_diff_command(app, registry),
   };
 
   try {

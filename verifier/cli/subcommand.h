@@ -24,5 +24,8 @@ struct Subcommand {
 Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry);
+Subcommand add_lower_command(CLI::App& app);
+Subcommand add_contract_command(CLI::App& app);
+Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry);
 
 }  // namespace pt2lint

@@ -1,0 +1,796 @@
+#include "frontends/json_to_proto.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <google/protobuf/descriptor.h>
+#include <simdjson.h>
+
+#include "frontends/load_rules.h"
+#include "program.pb.h"
+
+namespace pt2lint {
+namespace {
+
+namespace pb = google::protobuf;
+namespace od = simdjson::ondemand;
+
+static_assert(PaddedBytes::kPadding >= simdjson::SIMDJSON_PADDING);
+
+struct MessageTable;
+
+// What the reader needs to know about one field, resolved once per descriptor.
+struct FieldEntry {
+  std::string_view name;  // points into the descriptor pool, which outlives the reader
+  const pb::FieldDescriptor* fd = nullptr;
+  const MessageTable* sub = nullptr;  // the field's message type, for message fields
+  const pb::Reflection* owner_reflection = nullptr;  // of the message holding the field
+  int index = 0;                      // position in MessageTable::fields
+  bool required = false;
+  bool keyed = false;    // repeated key/value message, written as a JSON object
+  bool as_none = false;  // `bool as_none`: the presence of the key is the value
+  bool in_oneof = false;
+};
+
+enum class Shape {
+  kStruct,   // JSON object keyed by field name
+  kUnion,    // single-key JSON object naming one field of `oneof kind`
+  kWrapper,  // one repeated field `items`: the JSON value is that list (or keyed object)
+};
+
+struct MessageTable {
+  const pb::Descriptor* descriptor = nullptr;
+  // Shared by every message of the type; fetching it per message costs a once-flag check.
+  const pb::Reflection* reflection = nullptr;
+  Shape shape = Shape::kStruct;
+  std::vector<FieldEntry> fields;
+  std::uint64_t required_mask = 0;
+  std::string words;       // "output spec", for messages about union kinds
+  std::string valid_tags;  // "user_output, loss_output, ..."
+  const FieldEntry* key = nullptr;    // set on key/value entry messages
+  const FieldEntry* value = nullptr;
+
+  const FieldEntry* find(std::string_view name) const {
+    for (const auto& f : fields) {
+      if (f.name.size() == name.size() && f.name == name) return &f;
+    }
+    return nullptr;
+  }
+};
+
+// "OutputSpec" -> "output spec": messages name union kinds the way the schema's docs do.
+std::string camel_to_words(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      if (!out.empty()) out += ' ';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Tables for every message reachable from the roots read so far. Owned by one reader, so
+// there is no process-wide mutable state; built once per root type, then only read.
+class SchemaTables {
+ public:
+  const MessageTable& get(const pb::Descriptor* d) {
+    auto it = tables_.find(d);
+    if (it != tables_.end()) return *it->second;
+    return build(d);
+  }
+
+ private:
+  MessageTable& build(const pb::Descriptor* d) {
+    auto owned = std::make_unique<MessageTable>();
+    MessageTable& t = *owned;
+    tables_.emplace(d, std::move(owned));  // before recursing: the IR types are recursive
+    t.descriptor = d;
+    t.reflection = pb::MessageFactory::generated_factory()->GetPrototype(d)->GetReflection();
+    t.words = camel_to_words(d->name());
+    const bool is_union = d->oneof_decl_count() == 1 && d->oneof_decl(0)->name() == "kind" &&
+                          d->oneof_decl(0)->field_count() == d->field_count();
+    const bool is_wrapper = d->field_count() == 1 && d->field(0)->name() == "items" &&
+                            d->field(0)->is_repeated();
+    t.shape = is_union ? Shape::kUnion : is_wrapper ? Shape::kWrapper : Shape::kStruct;
+    t.fields.reserve(static_cast<std::size_t>(d->field_count()));
+    for (int i = 0; i < d->field_count(); ++i) {
+      const pb::FieldDescriptor* fd = d->field(i);
+      FieldEntry e;
+      e.name = fd->name();
+      e.fd = fd;
+      e.index = i;
+      e.owner_reflection = t.reflection;
+      e.required = fd->options().GetExtension(ir::required);
+      e.in_oneof = fd->real_containing_oneof() != nullptr;
+      e.as_none = fd->name() == "as_none" && fd->cpp_type() == pb::FieldDescriptor::CPPTYPE_BOOL;
+      t.fields.push_back(e);
+      if (e.required && i < 64) t.required_mask |= std::uint64_t{1} << i;
+      if (is_union) {
+        if (!t.valid_tags.empty()) t.valid_tags += ", ";
+        t.valid_tags += fd->name();
+      }
+    }
+    if (d->field_count() == 2 && d->field(0)->name() == "key" && d->field(1)->name() == "value") {
+      t.key = &t.fields[0];
+      t.value = &t.fields[1];
+    }
+    for (auto& e : t.fields) {
+      if (e.fd->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+      e.sub = &get(e.fd->message_type());
+      e.keyed = e.fd->is_repeated() && e.sub->key != nullptr;
+    }
+    return t;
+  }
+
+  std::unordered_map<const pb::Descriptor*, std::unique_ptr<MessageTable>> tables_;
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
+                        s.back() == '\t' || s.back() == ',' || s.back() == ':')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// Shows untrusted text in a message: bounded, with control bytes escaped.
+std::string shown(std::string_view s, std::size_t limit = 60) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (s.size() > limit) out += fmt::format("... ({} bytes)", s.size());
+  return out;
+}
+
+const char* type_name(const pb::FieldDescriptor* fd) {
+  switch (fd->cpp_type()) {
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+    case pb::FieldDescriptor::CPPTYPE_ENUM: return "an integer";
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+    case pb::FieldDescriptor::CPPTYPE_FLOAT: return "a number";
+    case pb::FieldDescriptor::CPPTYPE_BOOL: return "true or false";
+    case pb::FieldDescriptor::CPPTYPE_STRING: return "a string";
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE: return "an object";
+  }
+  return "a value";
+}
+
+bool is_value_error(simdjson::error_code e) {
+  switch (e) {
+    case simdjson::INCORRECT_TYPE:
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+    case simdjson::STRING_ERROR:
+    case simdjson::NO_SUCH_FIELD: return true;
+    default: return false;
+  }
+}
+
+// One pass over one document.
+class Walker {
+ public:
+  Walker(od::document& doc, const PaddedBytes& json, SchemaTables& tables,
+         const JsonReadOptions& options, const JsonSource& source, LoadReporter& reporter)
+      : doc_(doc), json_(json), tables_(tables), options_(options), source_(source),
+        reporter_(reporter) {
+    steps_.reserve(64);
+  }
+
+  bool fatal() const { return fatal_; }
+  // Until iterate() succeeds the document has no position to ask for.
+  void document_started() { have_document_ = true; }
+
+  void read_root(od::object& object, pb::Message& m) {
+    read_struct_fields(object, m, tables_.get(m.GetDescriptor()));
+  }
+
+  void structural(simdjson::error_code e) {
+    if (fatal_) return;
+    fatal_ = true;
+    std::string what;
+    switch (e) {
+      case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      case simdjson::UNCLOSED_STRING:
+      case simdjson::EMPTY: what = "the JSON ends before the document is complete (truncated?)"; break;
+      case simdjson::DEPTH_ERROR:
+        what = fmt::format("the JSON nests deeper than {} levels", options_.max_depth);
+        break;
+      case simdjson::UTF8_ERROR: what = "the JSON is not valid UTF-8"; break;
+      case simdjson::CAPACITY:
+      case simdjson::MEMALLOC: what = "the JSON document is too large to read"; break;
+      default: what = "the JSON is malformed"; break;
+    }
+    std::string message = what;
+    const char* location = nullptr;
+    if (have_document_ && !doc_.current_location().get(location) && location >= json_.data() &&
+        location <= json_.data() + json_.size()) {
+      message += fmt::format(" at byte {}", location - json_.data());
+    } else if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || e == simdjson::TAPE_ERROR) {
+      message += fmt::format(" at byte {}", json_.size());
+    }
+    const std::string where = path();
+    if (!where.empty()) message += fmt::format(", while reading {}", where);
+    message += fmt::format(" ({}); the rest of the document was not read",
+                           simdjson::error_message(e));
+    reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                     where);
+  }
+
+ private:
+  // One step of the JSON path. The path is kept as steps and only rendered into text when
+  // something is reported: most documents report nothing.
+  struct Step {
+    enum Kind : std::uint8_t { kField, kIndex, kKey } kind;
+    std::string_view name;  // field name or object key; points into the input or the schema
+    std::size_t index = 0;
+  };
+
+  // Pops the step a nested read pushed when that read returns.
+  class PathScope {
+   public:
+    PathScope(std::vector<Step>& steps, Step step) : steps_(steps) { steps_.push_back(step); }
+    ~PathScope() { steps_.pop_back(); }
+    PathScope(const PathScope&) = delete;
+    PathScope& operator=(const PathScope&) = delete;
+
+   private:
+    std::vector<Step>& steps_;
+  };
+
+  std::string path() const {
+    std::string out;
+    for (const auto& step : steps_) {
+      switch (step.kind) {
+        case Step::kField:
+          if (!out.empty()) out += '.';
+          out += step.name;
+          break;
+        case Step::kIndex: out += fmt::format("[{}]", step.index); break;
+        case Step::kKey:
+          out += "[\"";
+          for (char c : step.name.substr(0, 200)) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+          }
+          if (step.name.size() > 200) out += "...";
+          out += "\"]";
+          break;
+      }
+    }
+    return out;
+  }
+
+  // Counts container nesting; the recursion below is bounded by it.
+  class DepthScope {
+   public:
+    explicit DepthScope(Walker& w) : w_(w) { ++w_.depth_; }
+    ~DepthScope() { --w_.depth_; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+    bool ok() {
+      if (w_.depth_ <= w_.options_.max_depth) return true;
+      w_.structural(simdjson::DEPTH_ERROR);
+      return false;
+    }
+
+   private:
+    Walker& w_;
+  };
+
+  // The key's bytes when they need no unescaping, which is nearly always: skips simdjson's
+  // copy into its string buffer. Stage 1 has already checked the closing quote exists.
+  bool key_of(od::field& field, std::string_view& key) {
+    const char* begin = field.key().raw();
+    const char* limit = json_.data() + json_.capacity();
+    if (begin >= json_.data() && begin < limit) {
+      const auto* quote = static_cast<const char*>(std::memchr(begin, '"', limit - begin));
+      if (quote != nullptr) {
+        const std::string_view raw(begin, static_cast<std::size_t>(quote - begin));
+        if (raw.find('\\') == std::string_view::npos) {
+          key = raw;
+          return true;
+        }
+      }
+    }
+    if (auto e = field.unescaped_key().get(key)) {
+      if (check(e) && !fatal_) problem("an object key is not a valid JSON string");
+      return false;
+    }
+    return true;
+  }
+
+  void problem(std::string message) {
+    reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                     path());
+  }
+
+  std::string describe(od::value& v) {
+    od::json_type type;
+    const std::string_view token = trim(v.raw_json_token());
+    if (v.type().get(type)) return fmt::format("'{}'", shown(token));
+    switch (type) {
+      case od::json_type::object: return "an object";
+      case od::json_type::array: return "an array";
+      case od::json_type::string: return fmt::format("string {}", shown(token));
+      case od::json_type::number: return fmt::format("number {}", shown(token));
+      case od::json_type::boolean: return std::string(token.substr(0, 5));
+      case od::json_type::null: return "null";
+    }
+    return "a value";
+  }
+
+  void mismatch(od::value& v, std::string_view expected) {
+    problem(fmt::format("expected {}, got {}", expected, describe(v)));
+  }
+
+  // Returns true when `e` was a value-level error that the caller should report and skip.
+  bool check(simdjson::error_code e) {
+    if (e == simdjson::SUCCESS) return false;
+    if (!is_value_error(e)) structural(e);
+    return true;
+  }
+
+  void read_message(od::value v, pb::Message& m, const MessageTable& t) {
+    switch (t.shape) {
+      case Shape::kUnion: read_union(v, m, t); return;
+      case Shape::kWrapper: read_field(v, m, t.fields[0]); return;
+      case Shape::kStruct: {
+        od::object object;
+        if (auto e = v.get_object().get(object)) {
+          if (check(e) && !fatal_) mismatch(v, fmt::format("an object ({})", t.descriptor->name()));
+          return;
+        }
+        DepthScope depth(*this);
+        if (!depth.ok()) return;
+        read_struct_fields(object, m, t);
+        return;
+      }
+    }
+  }
+
+  void read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t) {
+    std::uint64_t seen = 0;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return;
+      }
+      std::string_view key;
+      if (!key_of(field, key)) {
+        if (fatal_) return;
+        continue;
+      }
+      const FieldEntry* f = t.find(key);
+      if (f == nullptr) continue;  // newer writers add fields; older readers ignore them too
+      if (f->index < 64) seen |= std::uint64_t{1} << f->index;
+      PathScope scope(steps_, {Step::kField, f->name});
+      read_field(field.value(), m, *f);
+      if (fatal_) return;
+    }
+    const std::uint64_t missing = t.required_mask & ~seen;
+    if (missing == 0) return;
+    for (const auto& f : t.fields) {
+      if (f.index < 64 && (missing >> f.index & 1)) {
+        problem(fmt::format("missing required field '{}' of {}", f.name, t.descriptor->name()));
+      }
+    }
+  }
+
+  void read_union(od::value v, pb::Message& m, const MessageTable& t) {
+    od::object object;
+    if (auto e = v.get_object().get(object)) {
+      if (check(e) && !fatal_) {
+        mismatch(v, fmt::format("a single-key object naming one {} kind ({})", t.words,
+                                t.valid_tags));
+      }
+      return;
+    }
+    DepthScope depth(*this);
+    if (!depth.ok()) return;
+    std::size_t count = 0;
+    std::string first_tag;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return;
+      }
+      std::string_view key;
+      if (!key_of(field, key)) {
+        if (fatal_) return;
+        continue;
+      }
+      if (++count > 1) {
+        if (count == 2) {
+          problem(fmt::format("{} holds two kinds, '{}' and '{}'; a union holds exactly one",
+                              t.descriptor->name(), shown(first_tag), shown(key)));
+        }
+        continue;
+      }
+      first_tag = key;
+      const FieldEntry* f = t.find(key);
+      if (f == nullptr) {
+        problem(fmt::format("unknown {} kind '{}'; expected one of {}", t.words, shown(key),
+                            t.valid_tags));
+        continue;
+      }
+      PathScope scope(steps_, {Step::kField, f->name});
+      read_field(field.value(), m, *f);
+      if (fatal_) return;
+    }
+    if (count == 0) {
+      problem(fmt::format("empty {} object; expected exactly one kind of {}", t.words,
+                          t.valid_tags));
+    }
+  }
+
+  void read_field(od::value v, pb::Message& m, const FieldEntry& f) {
+    const pb::Reflection* r = f.owner_reflection;
+    if (f.as_none) {
+      // Old writers put [] here, new ones true: only the key matters.
+      r->SetBool(&m, f.fd, true);
+      return;
+    }
+    od::json_type type;
+    if (!v.type().get(type) && type == od::json_type::null) {
+      if (f.required || f.in_oneof) {
+        problem(fmt::format("expected {}, got null", f.fd->is_repeated() ? "a list"
+                                                                         : type_name(f.fd)));
+      }
+      return;  // null means unset
+    }
+    if (f.fd->is_repeated()) {
+      if (f.keyed) {
+        read_keyed(v, m, f);
+      } else {
+        read_list(v, m, f);
+      }
+      return;
+    }
+    if (f.sub != nullptr) {
+      read_message(v, *r->MutableMessage(&m, f.fd), *f.sub);
+      return;
+    }
+    read_scalar(v, m, f.fd, r, /*add=*/false);
+  }
+
+  void read_list(od::value v, pb::Message& m, const FieldEntry& f) {
+    od::array array;
+    if (auto e = v.get_array().get(array)) {
+      if (check(e) && !fatal_) mismatch(v, "a list");
+      return;
+    }
+    DepthScope depth(*this);
+    if (!depth.ok()) return;
+    const pb::Reflection* r = f.owner_reflection;
+    std::size_t i = 0;
+    for (auto result : array) {
+      od::value element;
+      if (auto e = result.get(element)) {
+        structural(e);
+        return;
+      }
+      PathScope scope(steps_, {Step::kIndex, {}, i++});
+      if (f.sub != nullptr) {
+        // Bad elements stay as empty messages so indices keep matching the JSON's.
+        read_message(element, *r->AddMessage(&m, f.fd), *f.sub);
+      } else {
+        read_scalar(element, m, f.fd, r, /*add=*/true);
+      }
+      if (fatal_) return;
+    }
+  }
+
+  void read_keyed(od::value v, pb::Message& m, const FieldEntry& f) {
+    od::object object;
+    if (auto e = v.get_object().get(object)) {
+      if (check(e) && !fatal_) {
+        mismatch(v, fmt::format("an object keyed by name ({})", f.sub->descriptor->name()));
+      }
+      return;
+    }
+    DepthScope depth(*this);
+    if (!depth.ok()) return;
+    const pb::Reflection* r = f.owner_reflection;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return;
+      }
+      std::string_view key;
+      if (!key_of(field, key)) {
+        if (fatal_) return;
+        continue;
+      }
+      pb::Message* entry = r->AddMessage(&m, f.fd);
+      const pb::Reflection* er = f.sub->reflection;
+      er->SetString(entry, f.sub->key->fd, std::string(key));
+      PathScope scope(steps_, {Step::kKey, key});
+      read_field(field.value(), *entry, *f.sub->value);
+      if (fatal_) return;
+    }
+  }
+
+  // Integers keep their exact JSON spelling in messages: "1e999" or a 70-bit literal say
+  // more than a parser's error code.
+  std::string integer_problem(od::value& v, std::string_view bits) {
+    od::json_type type;
+    const std::string_view token = trim(v.raw_json_token());
+    if (!v.type().get(type) && type == od::json_type::number) {
+      if (token.find_first_of(".eE") != std::string_view::npos) {
+        return fmt::format("expected an integer, got number {}", shown(token));
+      }
+      return fmt::format("integer {} does not fit in {} bits", shown(token), bits);
+    }
+    return fmt::format("expected an integer, got {}", describe(v));
+  }
+
+  template <typename T>
+  bool read_integer(od::value& v, T& out) {
+    if constexpr (std::is_signed_v<T>) {
+      std::int64_t x;
+      if (auto e = v.get_int64().get(x)) {
+        if (check(e) && !fatal_) problem(integer_problem(v, "64"));
+        return false;
+      }
+      if (x < std::numeric_limits<T>::min() || x > std::numeric_limits<T>::max()) {
+        problem(integer_problem(v, std::to_string(sizeof(T) * 8)));
+        return false;
+      }
+      out = static_cast<T>(x);
+    } else {
+      std::uint64_t x;
+      if (auto e = v.get_uint64().get(x)) {
+        if (check(e) && !fatal_) {
+          problem(fmt::format("expected an unsigned integer, got {}", describe(v)));
+        }
+        return false;
+      }
+      if (x > std::numeric_limits<T>::max()) {
+        problem(integer_problem(v, std::to_string(sizeof(T) * 8)));
+        return false;
+      }
+      out = static_cast<T>(x);
+    }
+    return true;
+  }
+
+  static bool special_double(std::string_view s, double& out) {
+    if (s == "Infinity") {
+      out = std::numeric_limits<double>::infinity();
+    } else if (s == "-Infinity") {
+      out = -std::numeric_limits<double>::infinity();
+    } else if (s == "NaN") {
+      out = std::numeric_limits<double>::quiet_NaN();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // Numbers, plus the infinities and NaN PyTorch writes either as strings or, through
+  // Python's json module, as bare non-standard tokens.
+  bool read_double(od::value& v, double& out) {
+    if (!v.get_double().get(out)) return true;
+    od::json_type type;
+    const bool typed = !v.type().get(type);
+    const std::string_view token = trim(v.raw_json_token());
+    if (typed && type == od::json_type::string) {
+      std::string_view s;
+      if (!v.get_string().get(s) && special_double(s, out)) return true;
+      problem(fmt::format("expected a number (or \"Infinity\", \"-Infinity\", \"NaN\"), got {}",
+                          describe(v)));
+      return false;
+    }
+    if (special_double(token, out)) return true;
+    if (typed && type == od::json_type::number) {
+      problem(fmt::format("number {} is not representable as a double", shown(token)));
+    } else {
+      mismatch(v, "a number");
+    }
+    return false;
+  }
+
+  void read_scalar(od::value v, pb::Message& m, const pb::FieldDescriptor* fd,
+                   const pb::Reflection* r, bool add) {
+    switch (fd->cpp_type()) {
+      case pb::FieldDescriptor::CPPTYPE_STRING: {
+        const std::string_view token = trim(v.raw_json_token());
+        const std::size_t token_size = token.size();
+        std::string_view s;
+        od::raw_json_string raw;
+        if (token_size <= options_.max_string_bytes && token_size >= 2 &&
+            token.front() == '"' && token.back() == '"' &&
+            token.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(raw)) {
+          // Nothing to unescape: copy straight from the input, skipping simdjson's buffer.
+          s = token.substr(1, token_size - 2);
+          add ? r->AddString(&m, fd, std::string(s)) : r->SetString(&m, fd, std::string(s));
+          return;
+        }
+        if (token_size > options_.max_string_bytes) {
+          problem(fmt::format("string value of about {} bytes is longer than the limit of {} "
+                              "bytes",
+                              token_size, options_.max_string_bytes));
+        } else if (auto e = v.get_string().get(s)) {
+          if (check(e) && !fatal_) mismatch(v, "a string");
+        } else {
+          add ? r->AddString(&m, fd, std::string(s)) : r->SetString(&m, fd, std::string(s));
+          return;
+        }
+        if (add) r->AddString(&m, fd, std::string());
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_INT64: {
+        std::int64_t x = 0;
+        read_integer(v, x);
+        add ? r->AddInt64(&m, fd, x) : r->SetInt64(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_INT32: {
+        std::int32_t x = 0;
+        read_integer(v, x);
+        add ? r->AddInt32(&m, fd, x) : r->SetInt32(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_ENUM: {
+        std::int32_t x = 0;
+        read_integer(v, x);
+        add ? r->AddEnumValue(&m, fd, x) : r->SetEnumValue(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_UINT64: {
+        std::uint64_t x = 0;
+        read_integer(v, x);
+        add ? r->AddUInt64(&m, fd, x) : r->SetUInt64(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_UINT32: {
+        std::uint32_t x = 0;
+        read_integer(v, x);
+        add ? r->AddUInt32(&m, fd, x) : r->SetUInt32(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_DOUBLE: {
+        double x = 0;
+        read_double(v, x);
+        add ? r->AddDouble(&m, fd, x) : r->SetDouble(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_FLOAT: {
+        double x = 0;
+        read_double(v, x);
+        add ? r->AddFloat(&m, fd, static_cast<float>(x))
+            : r->SetFloat(&m, fd, static_cast<float>(x));
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_BOOL: {
+        bool x = false;
+        if (auto e = v.get_bool().get(x)) {
+          if (check(e) && !fatal_) mismatch(v, "true or false");
+        }
+        add ? r->AddBool(&m, fd, x) : r->SetBool(&m, fd, x);
+        return;
+      }
+      case pb::FieldDescriptor::CPPTYPE_MESSAGE: return;  // handled by read_field
+    }
+  }
+
+  od::document& doc_;
+  const PaddedBytes& json_;
+  SchemaTables& tables_;
+  const JsonReadOptions& options_;
+  const JsonSource& source_;
+  LoadReporter& reporter_;
+  std::vector<Step> steps_;
+  std::uint32_t depth_ = 0;
+  bool fatal_ = false;
+  bool have_document_ = false;
+};
+
+}  // namespace
+
+struct JsonToProto::Impl {
+  JsonReadOptions options;
+  od::parser parser;
+  SchemaTables tables;
+};
+
+JsonToProto::JsonToProto(JsonReadOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+}
+
+JsonToProto::~JsonToProto() = default;
+
+bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const JsonSource& source,
+                       LoadReporter& reporter) {
+  // A UTF-8 byte order mark is not JSON, but some editors add one.
+  std::size_t skip = 0;
+  if (json.view().substr(0, 3) == "\xEF\xBB\xBF") skip = 3;
+  od::document doc;
+  auto error = impl_->parser
+                   .iterate(json.data() + skip, json.size() - skip, json.capacity() - skip)
+                   .get(doc);
+  Walker walker(doc, json, impl_->tables, impl_->options, source, reporter);
+  if (error) {
+    walker.structural(error);
+    return false;
+  }
+  walker.document_started();
+  od::object root;
+  if (auto e = doc.get_object().get(root)) {
+    if (is_value_error(e)) {
+      od::json_type type;
+      std::string got = "not an object";
+      if (!doc.type().get(type)) {
+        got = type == od::json_type::array    ? "an array"
+              : type == od::json_type::string ? "a string"
+              : type == od::json_type::number ? "a number"
+              : type == od::json_type::null   ? "null"
+                                              : "true or false";
+      }
+      reporter.report(kMalformedProgram, source.program,
+                      fmt::format("the JSON document is {}; expected an object ({})", got,
+                                  message.GetDescriptor()->name()),
+                      source.member);
+    } else {
+      walker.structural(e);
+    }
+    return false;
+  }
+  walker.read_root(root, message);
+  if (walker.fatal()) return false;
+  // Past the root object the iterator has no location unless more tokens follow.
+  const char* trailing = nullptr;
+  if (!doc.current_location().get(trailing)) {
+    reporter.report(kMalformedProgram, source.program,
+                    fmt::format("unexpected content after the end of the JSON document at byte {}",
+                                trailing - json.data()),
+                    source.member);
+    return false;
+  }
+  return true;
+}
+
+bool JsonToProto::has_top_level_key(const PaddedBytes& json,
+                                    std::initializer_list<std::string_view> keys) {
+  std::size_t skip = json.view().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  od::document doc;
+  if (impl_->parser.iterate(json.data() + skip, json.size() - skip, json.capacity() - skip)
+          .get(doc)) {
+    return false;
+  }
+  od::object root;
+  if (doc.get_object().get(root)) return false;
+  for (auto result : root) {
+    od::field field;
+    if (std::move(result).get(field)) return false;
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    for (std::string_view k : keys) {
+      if (k == key) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,76 @@
+#include "frontends/legacy_zip_loader.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "frontends/load_rules.h"
+#include "frontends/program_json.h"
+#include "frontends/zip_loader.h"
+
+namespace pt2lint {
+namespace {
+
+// "<major>.<minor>", the only form torch.export.load accepts here.
+bool parse_version(std::string_view text, long long& major) {
+  const auto dot = text.find('.');
+  if (dot == std::string_view::npos || text.find('.', dot + 1) != std::string_view::npos) {
+    return false;
+  }
+  long long minor = 0;
+  const auto a = std::from_chars(text.data(), text.data() + dot, major);
+  const auto b = std::from_chars(text.data() + dot + 1, text.data() + text.size(), minor);
+  return a.ec == std::errc() && a.ptr == text.data() + dot && b.ec == std::errc() &&
+         b.ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_member,
+                     LoadContext& context, std::vector<ir::Program>& out) {
+  ir::Program program;
+  program.set_name(kDefaultProgramName);
+  program.set_layout(ir::LAYOUT_LEGACY_ZIP);
+  program.set_json_path(program_member.name);
+  // The state lives in pickles pt2lint does not read; the state-dict rule says so.
+  program.mutable_weights()->set_present(false);
+  program.mutable_constants()->set_present(false);
+
+  PaddedBytes json;
+  if (read_json_member(zip, program_member, context.options.max_program_json_bytes,
+                       program.name(), context, json)) {
+    read_program_json(context, json, program);
+  }
+
+  const auto* version_member = zip.find("version");
+  std::string version;
+  if (version_member == nullptr) {
+    context.reporter.report(kMalformedProgram, program.name(),
+                            "the legacy archive has no 'version' entry; torch.export.load "
+                            "refuses such files",
+                            {}, {},
+                            "torch.export.save writes 'version' as '<major>.<minor>' of the "
+                            "schema, e.g. '8.1'");
+  } else if (read_text_member(zip, *version_member, program.name(), context, version)) {
+    long long major = 0;
+    if (!parse_version(version, major)) {
+      context.reporter.report(
+          kMalformedProgram, program.name(),
+          fmt::format("the 'version' entry reads '{}'; expected '<major>.<minor>', e.g. '8.17'",
+                      version.substr(0, 40)),
+          version_member->name);
+    } else if (major != kSupportedSchemaMajor &&
+               program.program().schema_version().major() == kSupportedSchemaMajor) {
+      // When the JSON's own schema_version is also off, that finding already says it.
+      context.reporter.report(
+          kUnsupportedSchemaVersion, program.name(),
+          fmt::format("the 'version' entry reads schema {}, which is not supported; this build "
+                      "reads schema major {} (PyTorch 2.5 to 2.11)",
+                      version.substr(0, 40), kSupportedSchemaMajor),
+          version_member->name);
+    }
+  }
+  out.push_back(std::move(program));
+}
+
+}  // namespace pt2lint

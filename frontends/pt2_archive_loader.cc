@@ -1,0 +1,143 @@
+#include "frontends/pt2_archive_loader.h"
+
+#include <fmt/format.h>
+
+#include "frontends/load_rules.h"
+#include "frontends/program_json.h"
+#include "frontends/zip_loader.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::string_view kModelsDir = "models/";
+constexpr std::string_view kWeightsDir = "data/weights/";
+constexpr std::string_view kConstantsDir = "data/constants/";
+constexpr std::string_view kJsonSuffix = ".json";
+constexpr std::string_view kConfigSuffix = "_config.json";
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Every record of one state folder, whichever program it belongs to: programs of one
+// archive share storage, and sizes come from the central directory, never the bytes.
+void collect_records(const ZipArchive& zip, const std::string& folder, ir::StateSource& state) {
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || m.is_directory || !starts_with(m.name, folder)) continue;
+    const std::string_view relative = std::string_view(m.name).substr(folder.size());
+    if (relative.empty() || ends_with(relative, kConfigSuffix)) continue;
+    auto* record = state.add_records();
+    record->set_path(std::string(relative));
+    record->set_size(m.size);
+  }
+}
+
+void load_state(const ZipArchive& zip, const std::string& root, std::string_view folder,
+                const std::string& config_name, const ir::Program& program,
+                LoadContext& context, ir::StateSource& state) {
+  const std::string folder_path = root + std::string(folder);
+  const std::string config_path = folder_path + config_name;
+  collect_records(zip, folder_path, state);
+  const auto* config = zip.find(config_path);
+  state.set_present(config != nullptr);
+  if (config == nullptr) return;
+  state.set_config_path(config_path);
+  PaddedBytes json;
+  if (!read_json_member(zip, *config, context.options.max_config_json_bytes, program.name(),
+                        context, json)) {
+    return;
+  }
+  context.json.read(json, *state.mutable_config(), JsonSource{program.name(), config_path},
+                    context.reporter);
+}
+
+}  // namespace
+
+void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadContext& context,
+                      std::vector<ir::Program>& out) {
+  const std::string root(root_view);
+  const std::string models_dir = root + std::string(kModelsDir);
+
+  std::size_t outside = 0;
+  const ZipArchive::Member* first_outside = nullptr;
+  for (const auto& m : zip.members()) {
+    if (m.unsafe.empty() && !starts_with(m.name, root)) {
+      if (outside++ == 0) first_outside = &m;
+    }
+  }
+  if (outside > 0) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("{} archive member{} outside the root folder '{}', e.g. '{}'; PyTorch "
+                    "refuses such archives",
+                    outside, outside == 1 ? " lies" : "s lie", root, first_outside->name),
+        first_outside->name);
+  }
+
+  std::string format;
+  const auto* format_member = zip.find(root + "archive_format");
+  if (format_member != nullptr && read_text_member(zip, *format_member, "", context, format) &&
+      format != "pt2") {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("'{}' reads '{}'; expected 'pt2'", format_member->name, format.substr(0, 40)),
+        format_member->name);
+  }
+
+  std::string archive_version;
+  const std::string version_path = root + "archive_version";
+  if (const auto* version_member = zip.find(version_path)) {
+    if (read_text_member(zip, *version_member, "", context, archive_version) &&
+        archive_version != kSupportedArchiveVersion) {
+      context.reporter.report(
+          kUnsupportedSchemaVersion, "",
+          fmt::format("archive version '{}' is not supported; this build reads archive version "
+                      "{}",
+                      archive_version.substr(0, 40), kSupportedArchiveVersion),
+          version_member->name);
+    }
+  } else {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive has no '{}'; torch.export.load refuses it", version_path), {},
+        {}, fmt::format("PT2 archives written by PyTorch 2.8 and later hold '{}' = '{}'",
+                        version_path, kSupportedArchiveVersion));
+  }
+
+  std::size_t models = 0;
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || !starts_with(m.name, models_dir) || !ends_with(m.name, kJsonSuffix)) {
+      continue;
+    }
+    const std::string_view file = std::string_view(m.name).substr(models_dir.size());
+    if (file.find('/') != std::string_view::npos) continue;  // nested folders hold no models
+    const std::string name(file.substr(0, file.size() - kJsonSuffix.size()));
+    ++models;
+
+    ir::Program program;
+    program.set_name(name.empty() ? kDefaultProgramName : name);
+    program.set_layout(ir::LAYOUT_PT2_ARCHIVE);
+    program.set_json_path(m.name);
+    program.set_archive_version(archive_version);
+    PaddedBytes json;
+    if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(), context,
+                         json)) {
+      read_program_json(context, json, program);
+    }
+    json = PaddedBytes();  // the program JSON can be large; free it before the configs
+    load_state(zip, root, kWeightsDir, name + "_weights_config.json", program, context,
+               *program.mutable_weights());
+    load_state(zip, root, kConstantsDir, name + "_constants_config.json", program, context,
+               *program.mutable_constants());
+    out.push_back(std::move(program));
+  }
+  if (models == 0) {
+    context.reporter.report(kMalformedProgram, "",
+                            fmt::format("'{}' holds no program ('<name>.json')", models_dir));
+  }
+}
+
+}  // namespace pt2lint

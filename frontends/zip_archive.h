@@ -1,0 +1,70 @@
+// Read-only view of a zip archive through libzip's central directory. Members are read only
+// on request, up to a size cap, and never trusted: every name is checked for ways out of the
+// archive (absolute paths, '..', drive letters, symlinks).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontends/padded_bytes.h"
+
+namespace pt2lint {
+
+class ZipArchive {
+ public:
+  struct Member {
+    std::string name;
+    std::uint64_t index = 0;            // libzip index
+    std::uint64_t size = 0;             // uncompressed size the central directory declares
+    std::uint64_t compressed_size = 0;
+    std::uint16_t method = 0;           // ZIP_CM_*
+    bool is_directory = false;
+    std::string unsafe;                 // why it cannot be trusted; empty when safe
+  };
+
+  ~ZipArchive();
+  ZipArchive(const ZipArchive&) = delete;
+  ZipArchive& operator=(const ZipArchive&) = delete;
+
+  // Returns null and sets `error` when the bytes are not a readable zip.
+  static std::unique_ptr<ZipArchive> open_file(const std::filesystem::path& path,
+                                               std::uint64_t max_members, std::string& error);
+  // `bytes` must outlive the archive.
+  static std::unique_ptr<ZipArchive> open_memory(std::string_view bytes,
+                                                 std::uint64_t max_members, std::string& error);
+
+  const std::vector<Member>& members() const { return members_; }
+  // The first safe member with exactly this name, or null.
+  const Member* find(std::string_view name) const;
+  std::uint64_t archive_size() const { return archive_size_; }
+
+  // Reads one member whole. Fails, with `error` saying why, when the member is larger than
+  // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
+  bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
+            std::string& error) const;
+
+ private:
+  struct Handle;
+  ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
+  static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
+                                                 std::uint64_t archive_size,
+                                                 std::uint64_t max_members, std::string& error);
+
+  std::unique_ptr<Handle> handle_;
+  std::uint64_t archive_size_ = 0;
+  std::vector<Member> members_;
+};
+
+// The open error for an archive where two members share a name: libzip refuses those, and
+// they are an unsafe-archive-member finding, since readers disagree on which copy wins.
+inline constexpr std::string_view kDuplicateMemberError =
+    "two archive members have the same name; readers disagree on which copy wins";
+
+// Why a member name cannot be extracted safely, or empty. Exposed for tests.
+std::string unsafe_member_name_reason(std::string_view name);
+
+}  // namespace pt2lint

@@ -1,0 +1,99 @@
+#include "frontends/zip_loader.h"
+
+#include <fmt/format.h>
+
+#include "frontends/legacy_zip_loader.h"
+#include "frontends/load_rules.h"
+#include "frontends/pt2_archive_loader.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::uint64_t kMaxTextMemberBytes = 4096;
+constexpr std::string_view kLegacyProgramMember = "serialized_exported_program.json";
+
+std::string_view trim_space(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' ||
+                        s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
+                        s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+}  // namespace
+
+bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
+                      std::string_view program, LoadContext& context, std::string& text) {
+  PaddedBytes bytes;
+  std::string error;
+  if (!zip.read(member, kMaxTextMemberBytes, bytes, error)) {
+    context.reporter.report(kMalformedProgram, program,
+                            fmt::format("cannot read archive member '{}': {}", member.name, error),
+                            member.name);
+    return false;
+  }
+  text = trim_space(bytes.view());
+  return true;
+}
+
+bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
+                      std::uint64_t max_bytes, std::string_view program, LoadContext& context,
+                      PaddedBytes& json) {
+  std::string error;
+  if (zip.read(member, max_bytes, json, error)) return true;
+  context.reporter.report(kMalformedProgram, program,
+                          fmt::format("cannot read archive member '{}': {}", member.name, error),
+                          member.name);
+  return false;
+}
+
+void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
+              std::vector<ir::Program>& out) {
+  const ZipArchive::Member* first = nullptr;
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty()) {
+      context.reporter.report(
+          kUnsafeArchiveMember, "",
+          fmt::format("unsafe archive member '{}': {}; pt2lint does not read it", m.name,
+                      m.unsafe),
+          m.name, {},
+          "an extracting tool could write outside its target folder or follow the link");
+      continue;
+    }
+    if (first == nullptr && !m.is_directory) first = &m;
+  }
+  if (first == nullptr) {
+    context.reporter.report(kMalformedProgram, "",
+                            fmt::format("the zip archive '{}' holds no member pt2lint can read",
+                                        file_name));
+    return;
+  }
+
+  // PyTorch takes the root folder from the first member, as PyTorchStreamReader does.
+  const auto slash = first->name.find('/');
+  if (slash != std::string::npos) {
+    const std::string root = first->name.substr(0, slash + 1);
+    if (zip.find(root + "archive_format") != nullptr) {
+      load_pt2_archive(zip, root, context, out);
+      return;
+    }
+  }
+  if (const auto* program = zip.find(kLegacyProgramMember)) {
+    load_legacy_zip(zip, *program, context, out);
+    return;
+  }
+  context.reporter.report(
+      kMalformedProgram, "",
+      fmt::format("the zip archive '{}' is neither a PT2 archive nor a legacy torch.export "
+                  "archive",
+                  file_name),
+      {}, {},
+      "a PT2 archive has '<root>/archive_format' under a single root folder; a legacy one "
+      "(PyTorch 2.1 to 2.7) has 'serialized_exported_program.json' at the top level");
+}
+
+}  // namespace pt2lint

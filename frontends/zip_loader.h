@@ -1,0 +1,26 @@
+// A zip archive into programs: reports unsafe members, then tells the PT2 archive layout
+// from the legacy one by what the safe members are.
+#pragma once
+
+#include <vector>
+
+#include "frontends/load_context.h"
+#include "frontends/zip_archive.h"
+#include "program.pb.h"
+
+namespace pt2lint {
+
+void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
+              std::vector<ir::Program>& out);
+
+// Reads a short text member (archive_format, version, ...) with surrounding whitespace
+// removed. Reports malformed-program under `program` and returns false when it cannot.
+bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
+                      std::string_view program, LoadContext& context, std::string& text);
+
+// Reads a JSON member into a padded buffer, reporting malformed-program when it cannot.
+bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
+                      std::uint64_t max_bytes, std::string_view program, LoadContext& context,
+                      PaddedBytes& json);
+
+}  // namespace pt2lint

@@ -1,0 +1,90 @@
+#include "reports/github_renderer.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "reports/finding_anchor.h"
+#include "reports/markdown_summary.h"
+
+namespace pt2lint {
+namespace {
+
+// Escaping as actions/toolkit's command.ts does it: data escapes %, CR and LF; property
+// values also ':' and ',', which would otherwise end the value.
+std::string escape_data(std::string_view text) {
+  std::string escaped;
+  for (char c : text) {
+    switch (c) {
+      case '%': escaped += "%25"; break;
+      case '\r': escaped += "%0D"; break;
+      case '\n': escaped += "%0A"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string escape_property(std::string_view text) {
+  std::string escaped;
+  for (char c : escape_data(text)) {
+    switch (c) {
+      case ':': escaped += "%3A"; break;
+      case ',': escaped += "%2C"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string_view command(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "notice";
+  }
+  return "notice";
+}
+
+struct Annotation {
+  const FileResult* file;
+  const Finding* finding;
+};
+
+}  // namespace
+
+void GithubRenderer::render(const RunReport& report, const RenderOptions& options,
+                            std::ostream& out) const {
+  // GitHub shows only 10 annotations of each level per step: new findings first, the most
+  // severe first, and otherwise in report order.
+  std::vector<Annotation> annotations;
+  for (const FileResult& file : report.files)
+    for (const Finding& f : file.findings) annotations.push_back({&file, &f});
+  std::stable_sort(annotations.begin(), annotations.end(),
+                   [](const Annotation& a, const Annotation& b) {
+                     if (a.finding->baselined != b.finding->baselined) return !a.finding->baselined;
+                     return a.finding->severity > b.finding->severity;
+                   });
+  for (const Annotation& a : annotations) {
+    const Finding& f = *a.finding;
+    FindingAnchor anchor = anchor_finding(*a.file, f, options.source_root);
+    std::string title = "pt2lint (" + f.rule_id + " " + f.rule_name + ")";
+    if (f.baselined) title += " [baseline]";
+    out << "::" << command(f.severity) << " title=" << escape_property(title);
+    if (anchor.source) {
+      out << ",file=" << escape_property(anchor.source->path)
+          << ",line=" << anchor.source->line;
+    } else {
+      // A .pt2 has no lines to point at: the annotation is attached to the file as a whole.
+      out << ",file=" << escape_property(anchor.artifact);
+    }
+    std::string text = anchor.artifact + (f.program.empty() ? "" : ":" + f.program) + ": " +
+                       message_with_notes(f, "\n");
+    out << "::" << escape_data(text) << '\n';
+  }
+  if (!options.step_summary_path.empty()) {
+    std::ofstream summary(options.step_summary_path, std::ios::app);
+    write_markdown_summary(report, options, summary);
+  }
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,78 @@
+#include "reports/markdown_summary.h"
+
+#include <map>
+
+#include "reports/finding_anchor.h"
+
+namespace pt2lint {
+namespace {
+
+// A table cell: pipes would end the cell, newlines the row, and GitHub would take `<x>` in
+// a message for an HTML tag and drop it.
+std::string cell(std::string_view text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|') escaped += "\\|";
+    else if (c == '<') escaped += "&lt;";
+    else if (c == '>') escaped += "&gt;";
+    else if (c == '&') escaped += "&amp;";
+    else if (c == '\n') escaped += "<br>";
+    else if (c != '\r') escaped += c;
+  }
+  return escaped;
+}
+
+std::string_view badge(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return ":x: error";
+    case Severity::kWarning: return ":warning: warning";
+    case Severity::kNote: return ":information_source: note";
+  }
+  return "";
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+void write_markdown_summary(const RunReport& report, const RenderOptions& options,
+                            std::ostream& out) {
+  ReportCounts counts = count_findings(report);
+  out << "## pt2lint\n\n";
+  out << plural(counts.files, "file") << " checked: " << plural(counts.errors, "error") << ", "
+      << plural(counts.warnings, "warning") << ", " << plural(counts.notes, "note");
+  if (counts.baselined > 0) out << " (" << counts.baselined << " in the baseline)";
+  out << ".\n";
+  if (counts.errors + counts.warnings + counts.notes == 0) {
+    out << "\nNo findings.\n";
+    return;
+  }
+  out << "\n| Severity | Rule | File | Program | Message |\n|---|---|---|---|---|\n";
+  std::size_t rows = 0, total = 0;
+  std::map<std::pair<std::string, std::string>, std::size_t> per_rule;
+  for (const FileResult& file : report.files) {
+    for (const Finding& f : file.findings) {
+      ++total;
+      ++per_rule[{f.rule_id, f.rule_name}];
+      if (rows == kMaxMarkdownRows) continue;
+      ++rows;
+      FindingAnchor anchor = anchor_finding(file, f, options.source_root);
+      std::string where = "`" + cell(anchor.artifact) + "`";
+      if (anchor.source)
+        where += "<br>`" + cell(anchor.source->path) + ":" + std::to_string(anchor.source->line) + "`";
+      out << "| " << badge(f.severity) << (f.baselined ? " (baseline)" : "") << " | ["
+          << f.rule_id << ' ' << f.rule_name << "](" << rule_help_uri(f.rule_name) << ") | "
+          << where << " | " << cell(f.program) << " | " << cell(message_with_notes(f, "\n"))
+          << " |\n";
+    }
+  }
+  if (total > rows) out << "\n" << (total - rows) << " more findings are not shown.\n";
+  out << "\n<details><summary>Findings per rule</summary>\n\n| Rule | Count |\n|---|---|\n";
+  for (const auto& [rule, count] : per_rule)
+    out << "| " << rule.first << ' ' << rule.second << " | " << count << " |\n";
+  out << "\n</details>\n";
+}
+
+}  // namespace pt2lint

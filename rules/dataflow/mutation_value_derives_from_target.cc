@@ -1,0 +1,85 @@
+// PT301: a write-back whose value is the update of a different placeholder.
+#include <fmt/format.h>
+
+#include "rules/dataflow/dataflow_rules.h"
+#include "verifier/dataflow/effective_mutations.h"
+#include "verifier/dataflow/program_dataflow.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PT301", "mutation-value-derives-from-target", Severity::kError, RulePhase::kDataflow,
+    "a mutation output writes back the update of a different buffer, parameter or user input"};
+
+// The output spec (other than `skip`) that writes `placeholder` back, or -1.
+int write_back_of(const ProgramIndex& index, int placeholder, int skip) {
+  const ir::GraphSignature& signature = index.signature();
+  for (int i = 0; i < signature.output_specs_size(); ++i) {
+    if (i == skip || !is_mutation_output(signature.output_specs(i))) continue;
+    if (dataflow::mutation_target_placeholder(index, signature.output_specs(i)) == placeholder) return i;
+  }
+  return -1;
+}
+
+class MutationValueDerivesFromTarget final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
+    const ir::GraphSignature& signature = index.signature();
+    std::optional<dataflow::ProgramDataflow> flow;
+    for (int i = 0; i < signature.output_specs_size(); ++i) {
+      const ir::OutputSpec& spec = signature.output_specs(i);
+      if (!is_mutation_output(spec)) continue;
+      int target = dataflow::mutation_target_placeholder(index, spec);
+      if (target < 0) continue;  // mutation-target-resolves reports it
+      if (!flow) flow.emplace(index);
+      std::string_view value = output_spec_arg_name(spec);
+      const dataflow::Trace& trace = flow->tracer().update_origin(value);
+      if (trace.placeholder < 0 || !trace.updated || trace.placeholder == target) continue;
+      report(*flow, i, value, target, trace, sink);
+    }
+  }
+
+ private:
+  void report(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value, int target,
+              const dataflow::Trace& trace, DiagnosticSink& sink) const {
+    const ProgramIndex& index = flow.index();
+    dataflow::PlaceholderState declared = flow.state(target);
+    dataflow::PlaceholderState actual = flow.state(trace.placeholder);
+    auto finding = emit(sink, kInfo, index.name(),
+                        fmt::format("output spec {} writes `{}` back to {}, but `{}` is the update of {}",
+                                    spec_index, value, flow.describe_state(target), value,
+                                    flow.describe_state(trace.placeholder)));
+    finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(declared.target));
+    if (trace.update_node >= 0) {
+      finding.at_node(std::string(index.node_name(trace.update_node)));
+      finding.op(index.graph().nodes(trace.update_node).target());
+    }
+    for (std::string& note : flow.chain_notes(flow.tracer().chain(value, true))) finding.note(std::move(note));
+    int other = write_back_of(index, trace.placeholder, spec_index);
+    if (other >= 0) {
+      finding.note(fmt::format("output spec {} also writes {} back", other,
+                               flow.describe_state(trace.placeholder)));
+    } else {
+      finding.note(fmt::format("no other output spec writes {} back: its update is lost",
+                               flow.describe_state(trace.placeholder)));
+    }
+    finding.note(fmt::format(
+        "at run time {} receives another state's new value after every call: when the shapes "
+        "match, PyTorch loads and runs the program and it silently computes the wrong state",
+        flow.describe_state(target)));
+    finding.fix(fmt::format("name {} `{}` as the target of output spec {}, the state `{}` updates",
+                            dataflow::state_kind_words(actual.kind), actual.target, spec_index, value));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_mutation_value_derives_from_target_rule() {
+  return std::make_unique<MutationValueDerivesFromTarget>();
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,91 @@
+// PT307 (warning): a user output that is, or aliases, a buffer or parameter.
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "rules/dataflow/dataflow_rules.h"
+#include "verifier/dataflow/effective_mutations.h"
+#include "verifier/dataflow/program_dataflow.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    "PT307", "output-aliases-state", Severity::kWarning, RulePhase::kDataflow,
+    "a user output is a buffer or parameter, a view of one, or a value that is also written back"};
+
+class OutputAliasesState final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
+    const ir::GraphSignature& signature = index.signature();
+    std::unordered_map<std::string_view, int> written_back;  // value -> mutation output spec
+    for (int i = 0; i < signature.output_specs_size(); ++i) {
+      if (is_mutation_output(signature.output_specs(i)))
+        written_back.try_emplace(output_spec_arg_name(signature.output_specs(i)), i);
+    }
+    std::optional<dataflow::ProgramDataflow> flow;
+    for (int i = 0; i < signature.output_specs_size(); ++i) {
+      const ir::OutputSpec& spec = signature.output_specs(i);
+      if (!spec.has_user_output()) continue;
+      std::string_view value = output_spec_arg_name(spec);
+      if (value.empty()) continue;
+      if (!flow) flow.emplace(index);
+      if (auto it = written_back.find(value); it != written_back.end()) {
+        report_written_back(*flow, i, value, it->second, sink);
+        continue;
+      }
+      const dataflow::Trace& root = flow->tracer().alias_root(value);
+      if (root.placeholder < 0) continue;
+      std::string_view kind = flow->state(root.placeholder).kind;
+      if (kind != "buffer" && kind != "parameter") continue;
+      report_alias(*flow, i, value, root, sink);
+    }
+  }
+
+ private:
+  static constexpr std::string_view kWhy =
+      "backends disagree on a returned state alias: Torch-TensorRT's lift_mutated_buffers "
+      "crashes when a model returns its mutated buffer (\"Tried to erase Node copy__default but "
+      "it still had 1 users\", pytorch/TensorRT #4694), a runtime that writes state back in place "
+      "hands the caller a tensor that changes on the next call, and one that copies it does not";
+
+  void report_written_back(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value,
+                           int mutation_spec, DiagnosticSink& sink) const {
+    const ProgramIndex& index = flow.index();
+    const ir::OutputSpec& mutation = index.signature().output_specs(mutation_spec);
+    std::string_view target = output_spec_target(mutation);
+    auto finding = emit(sink, kInfo, index.name(),
+                        fmt::format("user output {} `{}` is also the value output spec {} writes back to "
+                                    "`{}`",
+                                    spec_index, value, mutation_spec, target));
+    finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(target));
+    finding.note(std::string(kWhy));
+    finding.fix(fmt::format("return a copy (`.clone()`) of the new value of `{}` instead of the value "
+                            "itself",
+                            target));
+  }
+
+  void report_alias(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value,
+                    const dataflow::Trace& root, DiagnosticSink& sink) const {
+    const ProgramIndex& index = flow.index();
+    dataflow::PlaceholderState state = flow.state(root.placeholder);
+    bool itself = value == state.placeholder;
+    auto finding = emit(sink, kInfo, index.name(),
+                        fmt::format("user output {} `{}` is {}{}", spec_index, value,
+                                    itself ? "" : "a view of ", flow.describe_state(root.placeholder)));
+    finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(state.target));
+    if (!itself)
+      for (std::string& note : flow.chain_notes(flow.tracer().chain(value, false))) finding.note(std::move(note));
+    finding.note(std::string(kWhy));
+    finding.fix(fmt::format("return a copy (`.clone()`) of `{}` instead of the state itself", state.target));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_output_aliases_state_rule() { return std::make_unique<OutputAliasesState>(); }
+
+}  // namespace pt2lint

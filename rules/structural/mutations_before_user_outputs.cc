@@ -1,0 +1,95 @@
+#include "rules/structural/mutations_before_user_outputs.h"
+
+#include <fmt/format.h>
+
+#include "rules/structural/signature_helpers.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+// The three tiers of the output layout torch's verifier slices by position.
+enum class Tier { kToken = 0, kMutation = 1, kUserFacing = 2, kUnknown = 3 };
+
+Tier tier_of(const ir::OutputSpec& spec) {
+  if (spec.has_token()) return Tier::kToken;
+  if (is_mutation_output(spec)) return Tier::kMutation;
+  if (spec.kind_case() == ir::OutputSpec::KIND_NOT_SET) return Tier::kUnknown;
+  return Tier::kUserFacing;  // user_output, loss_output, gradients
+}
+
+std::string_view tier_words(Tier tier) {
+  switch (tier) {
+    case Tier::kToken: return "token";
+    case Tier::kMutation: return "mutation";
+    case Tier::kUserFacing: return "user output";
+    case Tier::kUnknown: return "output";
+  }
+  return "output";
+}
+
+// What torch's verifier names in its misleading message: it takes outputs
+// [tokens, tokens + mutations) as the mutations, and the first non-mutation it meets there
+// is reported as "Mutation node X is neither a buffer nor a user input".
+std::string_view torch_blamed_output(const ProgramIndex& index) {
+  const auto& specs = index.signature().output_specs();
+  int tokens = 0, mutations = 0;
+  for (const ir::OutputSpec& spec : specs) {
+    if (spec.has_token()) ++tokens;
+    if (is_mutation_output(spec)) ++mutations;
+  }
+  for (int i = tokens; i < tokens + mutations && i < specs.size(); ++i) {
+    if (is_mutation_output(specs[i])) continue;
+    const std::vector<std::string_view>& outputs = index.output_names();
+    return i < static_cast<int>(outputs.size()) ? outputs[i] : output_spec_arg_name(specs[i]);
+  }
+  return "";
+}
+
+}  // namespace
+
+void MutationsBeforeUserOutputs::check(const ProgramIndex& index, DiagnosticSink& sink) const {
+  const auto& specs = index.signature().output_specs();
+  // first_of_tier[t]: the first spec index of tier t seen so far, -1 if none yet.
+  int first_of_tier[3] = {-1, -1, -1};
+  std::string_view blamed = torch_blamed_output(index);
+  for (int i = 0; i < specs.size(); ++i) {
+    Tier tier = tier_of(specs[i]);
+    if (tier == Tier::kUnknown) continue;
+    int t = static_cast<int>(tier);
+    // The earliest spec of a later tier that this one follows.
+    int ahead = -1;
+    for (int later = t + 1; later < 3; ++later) {
+      if (first_of_tier[later] >= 0 && (ahead < 0 || first_of_tier[later] < ahead))
+        ahead = first_of_tier[later];
+    }
+    if (first_of_tier[t] < 0) first_of_tier[t] = i;
+    if (ahead < 0) continue;
+
+    Tier ahead_tier = tier_of(specs[ahead]);
+    int wanted_position = ahead;
+    InFlightFinding finding = emit(
+        sink, kInfo, index.name(),
+        fmt::format("output_specs[{}] is a {} but comes after {} output_specs[{}] ({})", i,
+                    describe_output_spec(specs[i]), tier_words(ahead_tier), ahead,
+                    describe_output_spec(specs[ahead])));
+    finding.at_output_spec(i).at_value(std::string(output_spec_arg_name(specs[i])));
+    if (!output_spec_target(specs[i]).empty())
+      finding.state(std::string(output_spec_target(specs[i])));
+    finding.note(
+        "torch's verifier and ExportedProgram.module() find mutations by position (outputs are "
+        "[tokens][mutations][user outputs]), so torch.export.load rejects this file");
+    if (!blamed.empty() && tier == Tier::kMutation) {
+      finding.note(fmt::format(
+          "PyTorch reports this as \"Mutation node {} is neither a buffer nor a user input\", "
+          "which misleads: `{}` is a user output that the shifted layout puts among the "
+          "mutations; the misplaced spec is output_specs[{}]",
+          blamed, blamed, i));
+    }
+    finding.fix(fmt::format("move output_specs[{}] and graph output {} together to position {}, "
+                            "before the first {}",
+                            i, i, wanted_position, tier_words(ahead_tier)));
+  }
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,77 @@
+#include "rules/structural/one_mutation_per_buffer.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "rules/structural/signature_helpers.h"
+#include "rules/structural/value_ancestry.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+// The input a mutation target names: FQN for state, placeholder name for user inputs.
+std::string_view input_target(const ir::InputSpec& spec) {
+  return spec.has_user_input() ? input_spec_arg_name(spec) : input_spec_target(spec);
+}
+
+// State the duplicate's value is computed from that no mutation output writes: the write-back
+// the duplicate most likely replaced.
+std::vector<std::string_view> orphaned_sources(const ProgramIndex& index, std::string_view value,
+                                               const std::unordered_set<std::string_view>& written) {
+  std::vector<std::string_view> sources;
+  for (int source : source_input_specs(index, value)) {
+    const ir::InputSpec& spec = index.signature().input_specs(source);
+    if (!spec.has_buffer() && !spec.has_parameter()) continue;
+    std::string_view target = input_target(spec);
+    if (!target.empty() && !written.count(target)) sources.push_back(target);
+  }
+  return sources;
+}
+
+}  // namespace
+
+void OneMutationPerBuffer::check(const ProgramIndex& index, DiagnosticSink& sink) const {
+  const auto& specs = index.signature().output_specs();
+  std::unordered_map<std::string_view, int> first_writer;
+  std::unordered_set<std::string_view> written;
+  for (const ir::OutputSpec& spec : specs)
+    if (is_mutation_output(spec)) written.insert(output_spec_target(spec));
+
+  for (int i = 0; i < specs.size(); ++i) {
+    if (!is_mutation_output(specs[i])) continue;
+    std::string_view target = output_spec_target(specs[i]);
+    if (target.empty()) continue;  // mutation-target-resolves reports a missing target
+    auto [it, first] = first_writer.try_emplace(target, i);
+    if (first) continue;
+    int earlier = it->second;
+    std::string_view value = output_spec_arg_name(specs[i]);
+    InFlightFinding finding = emit(
+        sink, kInfo, index.name(),
+        fmt::format("output_specs[{}] ({}) writes `{}` again: output_specs[{}] ({}) already "
+                    "writes it",
+                    i, describe_output_spec(specs[i]), target, earlier,
+                    describe_output_spec(specs[earlier])));
+    finding.at_output_spec(i).at_value(std::string(value)).state(std::string(target));
+    finding.note(
+        "ExportedProgram.module() copies each mutation output into its target in output order, "
+        "so only the last write survives and the other value is silently dropped; torch's "
+        "verifier counts mutations by output name and may not notice");
+    std::vector<std::string_view> orphans = orphaned_sources(index, value, written);
+    if (orphans.size() == 1) {
+      finding
+          .note(fmt::format("did you mean `{}`? the value `{}` is computed from it, and no "
+                            "output writes it back",
+                            orphans.front(), value))
+          .fix(fmt::format("point output_specs[{}] at `{}`", i, orphans.front()));
+    } else {
+      finding.fix(fmt::format("keep one mutation output for `{}`; turn output_specs[{}] back into "
+                              "what it was (a user output, or the write-back of other state)",
+                              target, i));
+    }
+  }
+}
+
+}  // namespace pt2lint

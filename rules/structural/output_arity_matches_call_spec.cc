@@ -1,0 +1,67 @@
+#include "rules/structural/output_arity_matches_call_spec.h"
+
+#include <fmt/format.h>
+
+#include "rules/structural/treespec.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+std::string describe_shape(const TreeSpecShape& shape) {
+  if (shape.root_type.empty()) return "a single leaf";
+  return fmt::format("a {} of {} element(s)", shape.root_type, shape.root_children);
+}
+
+}  // namespace
+
+void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink& sink) const {
+  const auto& call_graph = index.exported().graph_module().module_call_graph();
+  int root = -1;
+  for (int i = 0; i < call_graph.size(); ++i) {
+    if (call_graph[i].fqn().empty()) {
+      root = i;
+      break;
+    }
+  }
+  // No root entry or no signature: nothing states the calling convention to compare with.
+  if (root < 0 || !call_graph[root].has_signature()) return;
+  const std::string& out_spec = call_graph[root].signature().out_spec();
+  if (out_spec.empty()) return;
+  std::string path = fmt::format("graph_module.module_call_graph[{}].signature.out_spec", root);
+
+  TreeSpecShape shape = read_treespec(out_spec);
+  if (!shape.ok) {
+    emit(sink, kInfo, index.name(),
+         fmt::format("the root module call signature's out_spec cannot be read: {}", shape.error))
+        .severity(Severity::kWarning)
+        .at_json_path(path)
+        .note("ExportedProgram.module() needs out_spec to rebuild the caller's return value, so "
+              "torch fails on it when loading or calling the module")
+        .fix("write out_spec as torch.utils._pytree.treespec_dumps does: "
+             "[1, {\"type\": ..., \"context\": ..., \"children_spec\": [...]}]");
+    return;
+  }
+
+  int user_outputs = 0;
+  for (const ir::OutputSpec& spec : index.signature().output_specs())
+    if (spec.has_user_output() || spec.has_loss_output()) ++user_outputs;
+  if (static_cast<std::size_t>(user_outputs) == shape.leaves) return;
+
+  emit(sink, kInfo, index.name(),
+       fmt::format("the program has {} user output(s), but the root module call signature's "
+                   "out_spec ({}) has {} leaf/leaves",
+                   user_outputs, describe_shape(shape), shape.leaves))
+      .at_json_path(path)
+      .note("ExportedProgram.module() rebuilds the caller's return value by unflattening the user "
+            "outputs with out_spec; with a different count, the call fails at run time inside "
+            "pytree unflatten, long after the file loaded fine")
+      .note("a user output relabelled as a mutation, or an output added by a pass without "
+            "updating module_call_graph, both leave this mismatch")
+      .fix(user_outputs > static_cast<int>(shape.leaves)
+               ? "drop the extra user outputs (spec and graph output), or extend out_spec to "
+                 "describe them"
+               : "restore the missing user outputs, or shrink out_spec to the outputs returned");
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,45 @@
+// Small read-only views over the graph signature that several structural rules share:
+// the state a program declares, the user inputs, and plain-words descriptions of specs.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "program.pb.h"
+
+namespace pt2lint {
+
+// One parameter, buffer, tensor constant or custom object lifted into a placeholder.
+struct DeclaredState {
+  int spec_index = -1;
+  std::string_view kind;         // "parameter", "buffer", "tensor_constant", "custom_obj"
+  std::string_view fqn;          // the spec's target
+  std::string_view placeholder;  // the spec's arg name
+  bool persistent = true;        // buffers only; unset counts as persistent
+  bool persistence_known = false;
+};
+
+// Every state input spec in order; `kind` empty means all kinds.
+std::vector<DeclaredState> declared_state(const ir::GraphSignature& signature,
+                                          std::string_view kind = {});
+
+// Placeholder names of the user_input specs, in order (constants have none and are skipped).
+std::vector<std::string_view> user_input_names(const ir::GraphSignature& signature);
+
+// "`name`": how findings quote names.
+std::string quoted(std::string_view name);
+// "`a`, `b`, `c` and 4 more": bounded so a huge program does not produce a huge message.
+std::string join_quoted(const std::vector<std::string_view>& names, std::size_t max_shown = 8);
+
+// "buffer_mutation of `count` (value `add`)", "user_output `mul`", "token `token_1`".
+std::string describe_output_spec(const ir::OutputSpec& spec);
+// "buffer `count` (placeholder `b_count`)", "user_input `x`".
+std::string describe_input_spec(const ir::InputSpec& spec);
+
+// The input kind torch.export's placeholder naming pass gives this name's prefix
+// ("p_" parameter, "b_" buffer, "c_" tensor_constant, "obj_" custom_obj, "token" token),
+// or "" when the name carries no such prefix.
+std::string_view kind_from_placeholder_prefix(std::string_view placeholder);
+
+}  // namespace pt2lint

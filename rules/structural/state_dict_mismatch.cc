@@ -1,0 +1,272 @@
+#include "rules/structural/state_dict_mismatch.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "rules/structural/signature_helpers.h"
+#include "rules/structural/tensor_bytes.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint {
+namespace {
+
+// Lookups over one payload config (weights or constants) and the records beside it.
+class Payload {
+ public:
+  Payload(const ir::StateSource& source, std::string_view label)
+      : source_(source), label_(label) {
+    for (const ir::PayloadMetaEntry& entry : source.config().config())
+      entries_.try_emplace(entry.key(), &entry.value());
+    for (const ir::ArchiveRecord& record : source.records())
+      record_sizes_.try_emplace(record.path(), record.size());
+  }
+
+  bool present() const { return source_.present(); }
+  std::string_view label() const { return label_; }  // "weights" or "constants"
+  std::string where() const {
+    return source_.config_path().empty() ? fmt::format("the {} config", label_)
+                                         : fmt::format("`{}`", source_.config_path());
+  }
+  const ir::PayloadMeta* entry(std::string_view fqn) const {
+    auto it = entries_.find(fqn);
+    return it == entries_.end() ? nullptr : it->second;
+  }
+  const std::uint64_t* record_size(std::string_view path) const {
+    auto it = record_sizes_.find(path);
+    return it == record_sizes_.end() ? nullptr : &it->second;
+  }
+  const ir::StateSource& source() const { return source_; }
+
+ private:
+  const ir::StateSource& source_;
+  std::string_view label_;
+  std::unordered_map<std::string_view, const ir::PayloadMeta*> entries_;
+  std::unordered_map<std::string_view, std::uint64_t> record_sizes_;
+};
+
+// Where each kind of lifted state is saved by torch.export.save.
+enum class Home { kWeights, kConstants, kEither };
+
+Home home_of(const DeclaredState& state) {
+  if (state.kind == "parameter") return Home::kWeights;
+  if (state.kind == "buffer") {
+    if (!state.persistence_known) return Home::kEither;
+    return state.persistent ? Home::kWeights : Home::kConstants;
+  }
+  return Home::kConstants;  // tensor constants, custom objects
+}
+
+std::string state_words(const DeclaredState& state) {
+  if (state.kind == "buffer" && state.persistence_known)
+    return fmt::format("{} buffer `{}`", state.persistent ? "persistent" : "non-persistent",
+                       state.fqn);
+  return fmt::format("{} `{}`", state.kind == "tensor_constant" ? "tensor constant" : state.kind,
+                     state.fqn);
+}
+
+class StateChecker {
+ public:
+  StateChecker(const ProgramIndex& index, DiagnosticSink& sink, const RuleInfo& info)
+      : index_(index),
+        sink_(sink),
+        info_(info),
+        weights_(index.program().weights(), "weights"),
+        constants_(index.program().constants(), "constants") {}
+
+  void run() {
+    std::vector<DeclaredState> states = declared_state(index_.signature());
+    if (!weights_.present() && !constants_.present()) {
+      report_skipped(states);
+      if (index_.program().layout() != ir::LAYOUT_PT2_ARCHIVE) return;
+    }
+    std::unordered_set<std::string_view> claimed_weights, claimed_constants;
+    for (const DeclaredState& state : states) {
+      if (state.fqn.empty()) continue;  // input-specs rules and the loader report that
+      Home home = home_of(state);
+      const ir::PayloadMeta* in_weights = weights_.entry(state.fqn);
+      const ir::PayloadMeta* in_constants = constants_.entry(state.fqn);
+      if (in_weights) claimed_weights.insert(state.fqn);
+      if (in_constants) claimed_constants.insert(state.fqn);
+      switch (home) {
+        case Home::kWeights: check_saved_in(state, weights_, constants_); break;
+        case Home::kConstants:
+          // Found only in the weights: one finding saying it is misplaced, not two.
+          if (in_weights) report_misplaced(state);
+          if (!in_weights || in_constants) check_saved_in(state, constants_, weights_);
+          break;
+        case Home::kEither:
+          if (in_weights) check_record(state, weights_, *in_weights);
+          else if (in_constants) check_record(state, constants_, *in_constants);
+          break;
+      }
+    }
+    report_unclaimed(weights_, claimed_weights);
+    report_unclaimed(constants_, claimed_constants);
+  }
+
+ private:
+  // Legacy zips keep state in pickles, and a bare JSON has none: nothing to compare against.
+  void report_skipped(const std::vector<DeclaredState>& states) {
+    ir::ArchiveLayout layout = index_.program().layout();
+    if (states.empty()) return;
+    if (layout == ir::LAYOUT_LEGACY_ZIP) {
+      emit(sink_, info_, index_.name(),
+           "state-dict checks skipped: this legacy-layout file (PyTorch 2.1-2.7 zip) keeps its "
+           "weights and constants in pickled serialized_state_dict.pt / serialized_constants.pt, "
+           "which pt2lint does not unpickle")
+          .severity(Severity::kNote);
+    } else if (layout == ir::LAYOUT_BARE_JSON) {
+      emit(sink_, info_, index_.name(),
+           "state-dict checks skipped: a bare program JSON carries no weights or constants")
+          .severity(Severity::kNote);
+    }
+  }
+
+  void check_saved_in(const DeclaredState& state, const Payload& home, const Payload& other) {
+    if (!home.present()) {
+      if (index_.program().layout() == ir::LAYOUT_PT2_ARCHIVE) report_no_config(state, home);
+      return;
+    }
+    if (const ir::PayloadMeta* entry = home.entry(state.fqn)) {
+      check_record(state, home, *entry);
+      return;
+    }
+    bool elsewhere = other.present() && other.entry(state.fqn) != nullptr;
+    // Newest torch falls back to the constants for a persistent buffer missing from the
+    // state dict; older releases and the state_dict() of the unlifted module do not.
+    bool tolerated = elsewhere && state.kind == "buffer";
+    InFlightFinding finding = emit(
+        sink_, info_, index_.name(),
+        fmt::format("{} (input_specs[{}]) has no entry in {}{}", state_words(state),
+                    state.spec_index, home.where(),
+                    elsewhere ? fmt::format("; it is in the {} config instead", other.label())
+                              : std::string()));
+    finding.at_input_spec(state.spec_index).state(std::string(state.fqn));
+    if (tolerated) {
+      finding.severity(Severity::kWarning)
+          .note("PyTorch 2.11 falls back to the constants for it, but older releases reject "
+                "the file and it is missing from the module's state_dict()");
+    } else if (home.label() == "weights") {
+      finding.note(fmt::format("torch.export.load rejects this file (\"{} {} is not in the state "
+                               "dict.\")",
+                               state.kind == "parameter" ? "Parameter" : "Buffer", state.fqn));
+    } else {
+      finding.note(fmt::format("torch.export.load rejects this file (\"{} {} is not in the "
+                               "constants dictionary.\")",
+                               state.kind == "custom_obj" ? "Custom object" : "Constant tensor",
+                               state.fqn));
+    }
+    finding.fix(fmt::format("save `{}` in the {} (an entry in {} and its record)", state.fqn,
+                            home.label(), home.where()));
+  }
+
+  void check_record(const DeclaredState& state, const Payload& payload,
+                    const ir::PayloadMeta& entry) {
+    const std::uint64_t* size = payload.record_size(entry.path_name());
+    if (size == nullptr) {
+      emit(sink_, info_, index_.name(),
+           fmt::format("{} (input_specs[{}]) points at {} record `{}`, which is not in the "
+                       "archive",
+                       state_words(state), state.spec_index, payload.label(), entry.path_name()))
+          .at_input_spec(state.spec_index)
+          .state(std::string(state.fqn))
+          .note("torch.export.load fails when it reads the state (KeyError on the missing "
+                "archive member)")
+          .fix(fmt::format("restore data/{}/{} in the archive, or point the entry at the record "
+                           "that holds `{}`",
+                           payload.label(), entry.path_name(), state.fqn));
+      return;
+    }
+    if (state.kind == "parameter" && !entry.is_param()) {
+      emit(sink_, info_, index_.name(),
+           fmt::format("parameter `{}` (input_specs[{}]) is saved with is_param false", state.fqn,
+                       state.spec_index))
+          .at_input_spec(state.spec_index)
+          .state(std::string(state.fqn))
+          .note(fmt::format("torch.export.load loads it as a plain tensor and rejects the file "
+                            "(\"State dict entry for parameter {} is not an instance of "
+                            "torch.nn.Parameter.\")",
+                            state.fqn))
+          .fix(fmt::format("set is_param to true in the entry for `{}`", state.fqn));
+    }
+    if (entry.use_pickle() || state.kind == "custom_obj") return;  // a pickle, not raw bytes
+    const ir::TensorMeta* meta =
+        entry.has_tensor_meta() ? &entry.tensor_meta() : index_.tensor_meta(state.placeholder);
+    if (meta == nullptr) return;
+    RecordFit fit = check_record_fits(*size, *meta);
+    if (fit.fits) return;
+    emit(sink_, info_, index_.name(),
+         fmt::format("{} record `{}` for {} does not fit its tensor: {}", payload.label(),
+                     entry.path_name(), state_words(state), fit.problem))
+        .at_input_spec(state.spec_index)
+        .state(std::string(state.fqn))
+        .note("torch.export.load reads the record as a 1-D array of the dtype and applies "
+              "as_strided(sizes, strides, storage_offset); a short or ragged record makes it fail")
+        .fix(fmt::format("re-save `{}`, or fix the tensor_meta of its entry", state.fqn));
+  }
+
+  void report_misplaced(const DeclaredState& state) {
+    emit(sink_, info_, index_.name(),
+         fmt::format("{} (input_specs[{}]) is in {}; it belongs in the constants",
+                     state_words(state), state.spec_index, weights_.where()))
+        .at_input_spec(state.spec_index)
+        .state(std::string(state.fqn))
+        .note(state.kind == "buffer"
+                  ? fmt::format("torch.export.load rejects this file (\"Non-persistent buffer {} "
+                                "is in the state dict, it should not be.\")",
+                                state.fqn)
+                  : std::string("the weights become the module's state_dict(), where a constant "
+                                "does not belong; loading it fails or checkpoints pick it up"))
+        .fix(fmt::format("move the entry for `{}` to the constants config", state.fqn));
+  }
+
+  void report_no_config(const DeclaredState& state, const Payload& home) {
+    if (reported_missing_.count(home.label())) return;
+    reported_missing_.insert(home.label());
+    emit(sink_, info_, index_.name(),
+         fmt::format("the archive has no {} config, but the program lifts {} (input_specs[{}]) "
+                     "which must be saved there",
+                     home.label(), state_words(state), state.spec_index))
+        .at_input_spec(state.spec_index)
+        .state(std::string(state.fqn))
+        .note("torch.export.load reads data/<kind>/<model>_<kind>_config.json to rebuild the "
+              "state; without it the program cannot be loaded")
+        .fix(fmt::format("save the program with its {} (torch.export.save writes the config)",
+                         home.label()));
+  }
+
+  void report_unclaimed(const Payload& payload,
+                        const std::unordered_set<std::string_view>& claimed) {
+    if (!payload.present()) return;
+    for (const ir::PayloadMetaEntry& entry : payload.source().config().config()) {
+      if (claimed.count(entry.key())) continue;
+      emit(sink_, info_, index_.name(),
+           fmt::format("{} entry `{}` matches no input spec of the program", payload.label(),
+                       entry.key()))
+          .severity(Severity::kWarning)
+          .state(entry.key())
+          .at_member(payload.source().config_path())
+          .note("it is loaded but nothing uses it: dead weight in the file, or the input spec "
+                "that should read it was renamed or dropped")
+          .fix(fmt::format("remove `{}` from {}, or restore the input spec that reads it",
+                           entry.key(), payload.where()));
+    }
+  }
+
+  const ProgramIndex& index_;
+  DiagnosticSink& sink_;
+  const RuleInfo& info_;
+  Payload weights_;
+  Payload constants_;
+  std::unordered_set<std::string_view> reported_missing_;
+};
+
+}  // namespace
+
+void StateDictMismatch::check(const ProgramIndex& index, DiagnosticSink& sink) const {
+  StateChecker(index, sink, kInfo).run();
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,154 @@
+"""Checks of each report format against its schema or, where none exists, the fields its
+consumer documents (GitHub code scanning, reviewdog, GitLab, Jenkins, GitHub Actions).
+Each check returns a list of problems; empty means valid."""
+import json
+import os
+import re
+import xml.etree.ElementTree as ElementTree
+
+import jsonschema
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def sarif_schema_path():
+    """The official schema when someone has dropped it in, else our faithful subset."""
+    official = os.path.join(HERE, "sarif-schema-2.1.0.json")
+    return official if os.path.exists(official) else os.path.join(HERE, "sarif-schema-2.1.0.subset.json")
+
+
+def schema_problems(document, schema_path):
+    with open(schema_path) as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+
+
+def check_sarif(text):
+    log = json.loads(text)
+    problems = schema_problems(log, sarif_schema_path())
+    # GitHub's own requirements, stricter than the schema.
+    run = log["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    for rule in rules:
+        for key in ("shortDescription", "fullDescription", "help"):
+            body = rule.get(key, {}).get("text", "")
+            if not body or len(body) > 1024 and key != "help":
+                problems.append(f"rule {rule['id']}: {key}.text empty or over 1024 characters")
+    prints = set()
+    for i, result in enumerate(run["results"]):
+        where = f"results[{i}]"
+        if not result["message"].get("text"):
+            problems.append(f"{where}: empty message")
+        if rules[result["ruleIndex"]]["id"] != result["ruleId"]:
+            problems.append(f"{where}: ruleIndex does not point at ruleId")
+        physical = result["locations"][0]["physicalLocation"]
+        if not physical["artifactLocation"].get("uri") or physical["region"].get("startLine", 0) < 1:
+            problems.append(f"{where}: no uri or startLine")
+        fingerprint = result.get("partialFingerprints", {}).get("primaryLocationLineHash")
+        if not fingerprint:
+            problems.append(f"{where}: no primaryLocationLineHash")
+        elif fingerprint in prints:
+            problems.append(f"{where}: duplicate fingerprint {fingerprint}")
+        prints.add(fingerprint)
+    return problems, len(run["results"])
+
+
+def check_rdjson(text):
+    result = json.loads(text)
+    problems = schema_problems(result, os.path.join(HERE, "rdjson-DiagnosticResult.schema.json"))
+    # What reviewdog's proto documents but the generated schema leaves optional.
+    for i, d in enumerate(result.get("diagnostics", [])):
+        if not d.get("message") or not d.get("location", {}).get("path"):
+            problems.append(f"diagnostics[{i}]: message and location.path are needed")
+        if d.get("severity") not in ("ERROR", "WARNING", "INFO"):
+            problems.append(f"diagnostics[{i}]: severity {d.get('severity')!r}")
+        start = d.get("location", {}).get("range", {}).get("start")
+        if start is not None and start.get("line", 0) < 1:
+            problems.append(f"diagnostics[{i}]: lines start at 1")
+    return problems, len(result.get("diagnostics", []))
+
+
+GITLAB_SEVERITIES = {"info", "minor", "major", "critical", "blocker"}
+
+
+def check_gitlab(text):
+    """GitLab Code Quality: docs.gitlab.com/ci/testing/code_quality (no official schema)."""
+    issues = json.loads(text)
+    problems = []
+    if not isinstance(issues, list):
+        return ["the report must be a JSON array"], 0
+    prints = set()
+    for i, issue in enumerate(issues):
+        for key in ("description", "check_name", "fingerprint"):
+            if not isinstance(issue.get(key), str) or not issue[key]:
+                problems.append(f"[{i}]: {key} must be a non-empty string")
+        if issue.get("severity") not in GITLAB_SEVERITIES:
+            problems.append(f"[{i}]: severity {issue.get('severity')!r}")
+        location = issue.get("location", {})
+        begin = location.get("lines", {}).get("begin")
+        if not location.get("path") or not isinstance(begin, int) or begin < 1:
+            problems.append(f"[{i}]: location.path and location.lines.begin >= 1 are needed")
+        if issue.get("fingerprint") in prints:
+            problems.append(f"[{i}]: duplicate fingerprint (GitLab would merge the issues)")
+        prints.add(issue.get("fingerprint"))
+    return problems, len(issues)
+
+
+def check_junit(text):
+    """The subset GitLab parses (docs.gitlab.com/ci/testing/unit_test_reports) and what
+    Jenkins' junit.xsd requires (testsuite@name, @tests)."""
+    root = ElementTree.fromstring(text)
+    problems = []
+    if root.tag != "testsuites":
+        return [f"root element is <{root.tag}>, not <testsuites>"], 0
+    keys, failures_total = set(), 0
+    for suite in root.findall("testsuite"):
+        cases = suite.findall("testcase")
+        if not suite.get("name"):
+            problems.append("a testsuite has no name")
+        for attribute, expected in (("tests", len(cases)),
+                                    ("failures", sum(1 for c in cases if c.find("failure") is not None))):
+            if suite.get(attribute) != str(expected):
+                problems.append(f"testsuite {suite.get('name')}: {attribute}={suite.get(attribute)}, counted {expected}")
+        for case in cases:
+            key = (case.get("classname"), case.get("name"))
+            if not all(key):
+                problems.append(f"testsuite {suite.get('name')}: a testcase lacks classname or name")
+            if key in keys:
+                problems.append(f"duplicate testcase {key}: GitLab keeps only the first")
+            keys.add(key)
+            failure = case.find("failure")
+            if failure is not None:
+                failures_total += 1
+                if not failure.get("message"):
+                    problems.append(f"testcase {key}: failure without a message")
+    if root.get("failures") != str(failures_total):
+        problems.append(f"testsuites failures={root.get('failures')}, counted {failures_total}")
+    return problems, len(keys)
+
+
+COMMAND = re.compile(r"^::(error|warning|notice) ([^:]*)::(.*)$")
+PROPERTY = re.compile(r"^(title|file|line|col|endLine|endColumn)=(.*)$")
+ESCAPED = re.compile(r"%(?!25|0D|0A|3A|2C)")
+
+
+def check_github(text):
+    """Workflow commands as actions/toolkit's command.ts writes them."""
+    problems, count = [], 0
+    for number, line in enumerate(text.splitlines(), 1):
+        match = COMMAND.match(line)
+        if not match:
+            problems.append(f"line {number}: not a workflow command: {line[:80]}")
+            continue
+        count += 1
+        for prop in match.group(2).split(","):
+            parsed = PROPERTY.match(prop)
+            if not parsed or ":" in parsed.group(2) or ESCAPED.search(parsed.group(2)):
+                problems.append(f"line {number}: badly escaped property {prop!r}")
+            elif parsed.group(1) == "line" and not parsed.group(2).isdigit():
+                problems.append(f"line {number}: line={parsed.group(2)}")
+        if ESCAPED.search(match.group(3)):
+            problems.append(f"line {number}: unescaped % in the message")
+    return problems, count

@@ -1,0 +1,232 @@
+// The JSON frontend: old encodings PyTorch still accepts, and hostile documents that must
+// each become a finding without costing unbounded time or memory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "frontends_test_support.h"
+
+namespace pt2lint {
+namespace {
+
+using testing_support::Loaded;
+using testing_support::load_memory;
+using testing_support::load_path;
+
+const std::string kDataDir = std::string(PT2LINT_TESTS_DIR) + "/data/json/";
+
+// A minimal valid program with `graph_extra` spliced into the graph object.
+std::string program_json(const std::string& graph_extra = "", int major = 8) {
+  return R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": [])" +
+         graph_extra +
+         R"(}, "signature": {"input_specs": [], "output_specs": []}},
+  "schema_version": {"major": )" +
+         std::to_string(major) + R"(, "minor": 17}})";
+}
+
+TEST(FrontendsJson, OldEncodingsLoadWithoutFindings) {
+  const Loaded r = load_path(kDataDir + "old_encodings.json");
+  ASSERT_EQ(r.outcome, LoadOutcome::kLoaded);
+  EXPECT_TRUE(r.findings.empty()) << r.dump();
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  const auto& p = r.file.programs[0];
+  EXPECT_EQ(p.name(), "model");
+  EXPECT_EQ(p.layout(), ir::LAYOUT_BARE_JSON);
+  const auto& node = p.program().graph_module().graph().nodes(0);
+  ASSERT_EQ(node.inputs_size(), 7);
+  EXPECT_EQ(node.inputs(1).arg().as_float(), -INFINITY);
+  EXPECT_EQ(node.inputs(2).arg().as_float(), INFINITY);
+  EXPECT_EQ(node.inputs(3).arg().kind_case(), ir::Argument::kAsNone);
+  EXPECT_TRUE(std::isnan(node.inputs(4).arg().as_float()));
+  const auto& floats = node.inputs(5).arg().as_floats();
+  ASSERT_EQ(floats.items_size(), 4);
+  EXPECT_EQ(floats.items(0), 1.5);
+  EXPECT_EQ(floats.items(1), INFINITY);
+  EXPECT_EQ(floats.items(2), -INFINITY);
+  EXPECT_TRUE(std::isnan(floats.items(3)));
+  const auto& optionals = node.inputs(6).arg().as_optional_tensors();
+  ASSERT_EQ(optionals.items_size(), 2);
+  EXPECT_EQ(optionals.items(0).kind_case(), ir::OptionalTensorArgument::kAsNone);
+  EXPECT_EQ(optionals.items(1).as_tensor().name(), "x");
+  ASSERT_EQ(node.metadata_size(), 1);
+  EXPECT_EQ(node.metadata(0).key(), "stack_trace");
+  EXPECT_FALSE(node.has_name());  // optional key left out by old writers
+  const auto& graph = p.program().graph_module().graph();
+  ASSERT_EQ(graph.tensor_values_size(), 2);
+  EXPECT_EQ(graph.tensor_values(0).key(), "x");
+  EXPECT_EQ(graph.tensor_values(0).value().sizes(1).as_expr().expr_str(), "s0");
+  EXPECT_FALSE(graph.tensor_values(0).value().device().has_index());
+  EXPECT_EQ(p.program().opset_version(0).value(), 10);
+  EXPECT_TRUE(p.program().range_constraints(0).value().has_min_val());
+  EXPECT_FALSE(p.program().range_constraints(0).value().has_max_val());
+}
+
+TEST(FrontendsJson, Schema5DialectIsReadAndVersionReported) {
+  const Loaded r = load_path(kDataDir + "schema5_dialect.json");
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  EXPECT_EQ(r.file.programs[0].program().dialect(), "ATEN");
+  ASSERT_EQ(r.count("unsupported-schema-version"), 1u) << r.dump();
+  EXPECT_EQ(r.count("malformed-program"), 0u) << r.dump();
+  EXPECT_NE(r.first("unsupported-schema-version")->message.find("schema 5.1 is not supported"),
+            std::string::npos);
+}
+
+TEST(FrontendsJson, FolderWalkSkipsJsonThatIsNoProgram) {
+  LoadOptions walk;
+  walk.found_by_folder_walk = true;
+  EXPECT_EQ(load_path(kDataDir + "not_a_program.json", walk).outcome, LoadOutcome::kSkipped);
+  EXPECT_EQ(load_memory("[1, 2]", "list.json", walk).outcome, LoadOutcome::kSkipped);
+  const Loaded direct = load_path(kDataDir + "not_a_program.json");
+  EXPECT_EQ(direct.outcome, LoadOutcome::kLoaded);
+  EXPECT_GE(direct.count("malformed-program"), 1u);  // missing graph_module, schema_version
+}
+
+TEST(FrontendsJson, WrongTypeNamesPathAndExpectation) {
+  const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
+      "sizes": [{"as_int": "four"}]}})"),
+                               "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  const Finding& f = *r.first("malformed-program");
+  EXPECT_EQ(f.location.json_path, R"(graph_module.graph.tensor_values["x"].sizes[0].as_int)");
+  EXPECT_NE(f.message.find("expected an integer, got string \"four\""), std::string::npos)
+      << f.message;
+  ASSERT_EQ(r.file.programs.size(), 1u);  // the rest of the file is still read
+}
+
+TEST(FrontendsJson, HugeNumbersWhereIntsBelongAreOneFindingEach) {
+  const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
+      "sizes": [{"as_int": 1e999}, {"as_int": 1180591620717411303424}, {"as_int": 3}]}})"),
+                               "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 2u) << r.dump();
+  EXPECT_NE(r.findings[0].message.find("expected an integer, got number 1e999"),
+            std::string::npos)
+      << r.dump();
+  EXPECT_NE(r.findings[1].message.find("does not fit in 64 bits"), std::string::npos)
+      << r.dump();
+  const auto& sizes = r.file.programs[0].program().graph_module().graph().tensor_values(0)
+                          .value().sizes();
+  ASSERT_EQ(sizes.size(), 3);
+  EXPECT_EQ(sizes[2].as_int(), 3);
+}
+
+TEST(FrontendsJson, UnknownUnionKindListsValidKinds) {
+  std::string json = program_json();
+  json.replace(json.find(R"("output_specs": [])"), 18,
+               R"("output_specs": [{"frobnicated_output": {"arg": {"as_tensor": {"name": "y"}}}}])");
+  const Loaded r = load_memory(json, "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  const Finding& f = *r.first("malformed-program");
+  EXPECT_EQ(f.location.json_path, "graph_module.signature.output_specs[0]");
+  EXPECT_NE(f.message.find("unknown output spec kind 'frobnicated_output'; expected one of "
+                           "user_output, loss_output, buffer_mutation"),
+            std::string::npos)
+      << f.message;
+  // The bad spec keeps its slot so spec indices still line up with graph outputs.
+  EXPECT_EQ(r.file.programs[0].program().graph_module().signature().output_specs_size(), 1);
+}
+
+TEST(FrontendsJson, MissingRequiredFieldIsReported) {
+  const Loaded r = load_memory(R"({"graph_module": {"graph": {"inputs": [], "outputs": []},
+      "signature": {"input_specs": [], "output_specs": []}}, "schema_version": {"major": 8}})",
+                               "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_NE(r.first("malformed-program")->message.find("missing required field 'nodes'"),
+            std::string::npos);
+  EXPECT_EQ(r.first("malformed-program")->location.json_path, "graph_module.graph");
+}
+
+TEST(FrontendsJson, TruncatedDocumentIsOneFinding) {
+  const std::string json = program_json();
+  for (std::size_t cut : {json.size() / 2, json.size() - 1, std::size_t{1}, std::size_t{20}}) {
+    const Loaded r = load_memory(json.substr(0, cut), "p.json");
+    EXPECT_EQ(r.findings.size(), 1u) << cut << "\n" << r.dump();
+    EXPECT_EQ(r.count("malformed-program"), 1u);
+  }
+}
+
+TEST(FrontendsJson, TrailingContentIsReported) {
+  const Loaded r = load_memory(program_json() + " {}", "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_NE(r.findings[0].message.find("after the end"), std::string::npos);
+}
+
+TEST(FrontendsJson, NestedHundredThousandDeepIsBounded) {
+  std::string arrays = R"({"graph_module": {"graph": {"inputs": )";
+  arrays += std::string(100000, '[') + std::string(100000, ']') + "}}}";
+  const Loaded a = load_memory(arrays, "p.json");
+  EXPECT_GE(a.count("malformed-program"), 1u);
+
+  // Nesting through the schema's own recursion (a graph argument holding a graph) reaches
+  // the depth limit instead of the stack's.
+  std::string open, close;
+  for (int i = 0; i < 100000; ++i) {
+    open += R"({"target": "t", "outputs": [], "inputs": [{"name": "g", "arg": {"as_graph": )"
+            R"({"name": "g", "graph": {"inputs": [], "outputs": [], "nodes": [)";
+    close += "]}}}}]}";
+  }
+  const std::string deep =
+      R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": [)" + open +
+      R"({"target": "t", "inputs": [], "outputs": []})" + close +
+      R"(]}, "signature": {"input_specs": [], "output_specs": []}},
+         "schema_version": {"major": 8}})";
+  const Loaded b = load_memory(deep, "p.json");
+  ASSERT_GE(b.count("malformed-program"), 1u);
+  bool depth_reported = false;
+  for (const auto& f : b.findings) depth_reported |= f.message.find("deeper than") != std::string::npos;
+  EXPECT_TRUE(depth_reported) << b.dump().substr(0, 2000);
+}
+
+TEST(FrontendsJson, HugeStringValueIsRefusedWithoutCopy) {
+  std::string json = R"({"torch_version": ")";
+  json.append(std::size_t{200} << 20, 'a');
+  json += "\", " + program_json().substr(1);
+  const Loaded r = load_memory(json, "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_EQ(r.first("malformed-program")->location.json_path, "torch_version");
+  EXPECT_NE(r.first("malformed-program")->message.find("longer than the limit"),
+            std::string::npos);
+  EXPECT_TRUE(r.file.programs[0].program().torch_version().empty());
+}
+
+TEST(FrontendsJson, FindingsAreCappedWithASummary) {
+  std::string sizes;
+  for (int i = 0; i < 500; ++i) sizes += std::string(i ? "," : "") + R"({"as_int": 0.5})";
+  const Loaded r = load_memory(
+      program_json(R"(, "tensor_values": {"x": {"dtype": 7, "sizes": [)" + sizes + "]}}"),
+      "p.json");
+  EXPECT_EQ(r.findings.size(), 51u);
+  EXPECT_NE(r.findings.back().message.find("450 more malformed-program findings"),
+            std::string::npos)
+      << r.findings.back().message;
+}
+
+TEST(FrontendsJson, NullMeansUnsetButNotForRequiredFields) {
+  const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
+      "sizes": [], "device": null, "storage_offset": null}}, "is_single_tensor_return": null)"),
+                               "p.json");
+  EXPECT_TRUE(r.findings.empty()) << r.dump();
+  const Loaded bad = load_memory(R"({"graph_module": null, "schema_version": {"major": 8}})",
+                                 "p.json");
+  EXPECT_EQ(bad.count("malformed-program"), 1u) << bad.dump();
+}
+
+TEST(FrontendsJson, BadInputWithoutStructure) {
+  EXPECT_EQ(load_memory("", "x.pt2").count("malformed-program"), 1u);
+  std::string noise;
+  for (int i = 0; i < 4096; ++i) noise += static_cast<char>((i * 7919 + 13) % 251);
+  const Loaded r = load_memory(noise, "x.pt2");
+  EXPECT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_EQ(load_memory("{\"a\": \"\xff\xfe\"}", "x.json").count("malformed-program"), 1u);
+  EXPECT_EQ(load_memory("  \n[]", "x.json").count("malformed-program"), 1u);
+}
+
+TEST(FrontendsJson, UnreadablePathIsAnError) {
+  const Loaded r = load_path("/nonexistent/dir/model.pt2");
+  EXPECT_EQ(r.outcome, LoadOutcome::kUnreadable);
+  EXPECT_NE(r.file.error.find("/nonexistent/dir/model.pt2"), std::string::npos);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+}  // namespace
+}  // namespace pt2lint

@@ -1,0 +1,212 @@
+// Archives: both layouts built in the test, and damaged or hostile zips that must each be
+// a finding, never a crash, an extraction or a huge allocation.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontends/zip_archive.h"
+#include "frontends_test_support.h"
+
+namespace pt2lint {
+namespace {
+
+using testing_support::Loaded;
+using testing_support::load_memory;
+using testing_support::make_zip;
+using testing_support::ZipEntry;
+
+const std::string kProgram =
+    R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": []},
+        "signature": {"input_specs": [], "output_specs": []}},
+        "schema_version": {"major": 8, "minor": 17}})";
+const std::string kWeightsConfig =
+    R"({"config": {"lin.weight": {"path_name": "weight_0", "is_param": true,
+        "use_pickle": false, "tensor_meta": null}}})";
+
+std::vector<ZipEntry> pt2_entries(const std::string& root = "m") {
+  return {
+      {root + "/data/weights/weight_0", std::string(64, '\0')},
+      {root + "/data/weights/model_weights_config.json", kWeightsConfig},
+      {root + "/data/constants/model_constants_config.json", R"({"config": {}})"},
+      {root + "/models/model.json", kProgram},
+      {root + "/archive_format", "pt2"},
+      {root + "/archive_version", "0"},
+  };
+}
+
+TEST(FrontendsZip, Pt2ArchiveBuiltInTestLoads) {
+  const Loaded r = load_memory(make_zip(pt2_entries()));
+  ASSERT_TRUE(r.findings.empty()) << r.dump();
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  const auto& p = r.file.programs[0];
+  EXPECT_EQ(p.name(), "model");
+  EXPECT_EQ(p.layout(), ir::LAYOUT_PT2_ARCHIVE);
+  EXPECT_EQ(p.json_path(), "m/models/model.json");
+  EXPECT_EQ(p.archive_version(), "0");
+  EXPECT_TRUE(p.weights().present());
+  EXPECT_EQ(p.weights().config_path(), "m/data/weights/model_weights_config.json");
+  ASSERT_EQ(p.weights().config().config_size(), 1);
+  EXPECT_EQ(p.weights().config().config(0).value().path_name(), "weight_0");
+  ASSERT_EQ(p.weights().records_size(), 1);
+  EXPECT_EQ(p.weights().records(0).path(), "weight_0");
+  EXPECT_EQ(p.weights().records(0).size(), 64u);
+  EXPECT_TRUE(p.constants().present());
+  EXPECT_EQ(p.constants().records_size(), 0);
+}
+
+TEST(FrontendsZip, DeflatedMembersAreRead) {
+  auto entries = pt2_entries();
+  for (auto& e : entries) e.compress = true;
+  const Loaded r = load_memory(make_zip(entries));
+  EXPECT_TRUE(r.findings.empty()) << r.dump();
+  EXPECT_EQ(r.file.programs.size(), 1u);
+}
+
+TEST(FrontendsZip, ArchiveVersionAndFormatAreChecked) {
+  auto entries = pt2_entries();
+  entries[4].data = "pt3";
+  entries[5].data = "7";
+  const Loaded r = load_memory(make_zip(entries));
+  EXPECT_EQ(r.count("unsupported-schema-version"), 1u) << r.dump();
+  EXPECT_NE(r.first("unsupported-schema-version")->message.find("archive version 0"),
+            std::string::npos);
+  EXPECT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_EQ(r.file.programs.size(), 1u);
+}
+
+TEST(FrontendsZip, NoModelIsMalformed) {
+  auto entries = pt2_entries();
+  entries.erase(entries.begin() + 3);
+  const Loaded r = load_memory(make_zip(entries));
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_NE(r.first("malformed-program")->message.find("models/' holds no program"),
+            std::string::npos);
+}
+
+TEST(FrontendsZip, LegacyLayoutBuiltInTestLoads) {
+  const Loaded r = load_memory(make_zip({{"serialized_exported_program.json", kProgram},
+                                         {"serialized_state_dict.pt", "not read"},
+                                         {"version", "8.17"}}));
+  ASSERT_TRUE(r.findings.empty()) << r.dump();
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  EXPECT_EQ(r.file.programs[0].layout(), ir::LAYOUT_LEGACY_ZIP);
+  EXPECT_FALSE(r.file.programs[0].weights().present());
+  const Loaded no_version =
+      load_memory(make_zip({{"serialized_exported_program.json", kProgram}}));
+  EXPECT_EQ(no_version.count("malformed-program"), 1u) << no_version.dump();
+}
+
+TEST(FrontendsZip, NeitherLayoutIsMalformed) {
+  const Loaded r = load_memory(make_zip({{"readme.txt", "hello"}, {"dir/a.json", "{}"}}));
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_TRUE(r.file.programs.empty());
+}
+
+TEST(FrontendsZip, UnsafeMembersAreReportedAndIgnored) {
+  auto entries = pt2_entries();
+  entries.insert(entries.begin(), {"../../etc/passwd", "x"});  // not the root-folder source
+  entries.push_back({"/abs/path", "x"});
+  entries.push_back({"m/models/evil.json", "/etc/shadow", /*symlink=*/true});
+  entries.push_back({"C:\\windows\\x", "x"});
+  entries.push_back({"m/a/../../b", "x"});
+  const Loaded r = load_memory(make_zip(entries));
+  EXPECT_EQ(r.count("unsafe-archive-member"), 5u) << r.dump();
+  EXPECT_EQ(r.count("malformed-program"), 0u) << r.dump();
+  ASSERT_EQ(r.file.programs.size(), 1u);  // the symlinked "model" was never read
+  EXPECT_EQ(r.first("unsafe-archive-member")->location.archive_member, "../../etc/passwd");
+}
+
+TEST(FrontendsZip, DuplicateNamesAreUnsafe) {
+  // libzip refuses duplicates when writing, so rename one entry's bytes in place.
+  auto entries = pt2_entries();
+  entries.push_back({"m/models/modeX.json", kProgram});
+  std::string bytes = make_zip(entries);
+  std::size_t at = 0;
+  while ((at = bytes.find("m/models/modeX.json", at)) != std::string::npos) {
+    bytes[at + 13] = 'l';
+    ++at;
+  }
+  const Loaded r = load_memory(bytes);
+  EXPECT_EQ(r.count("unsafe-archive-member"), 1u) << r.dump();
+  EXPECT_TRUE(r.file.programs.empty());  // libzip will not open it at all
+}
+
+TEST(FrontendsZip, TruncatedZipIsOneFinding) {
+  const std::string bytes = make_zip(pt2_entries());
+  for (std::size_t cut : {bytes.size() - 1, bytes.size() - 30, bytes.size() / 2, std::size_t{10}}) {
+    const Loaded r = load_memory(bytes.substr(0, cut));
+    EXPECT_EQ(r.count("malformed-program"), 1u) << cut << "\n" << r.dump();
+    EXPECT_TRUE(r.file.programs.empty());
+  }
+}
+
+TEST(FrontendsZip, LyingSizesAndOffsetsAreFindings) {
+  const std::string good = make_zip(pt2_entries());
+  const std::size_t cd = testing_support::central_directory(good);
+  ASSERT_NE(cd, std::string::npos);
+  // Every central-directory header: sizes at +20/+24, local header offset at +42.
+  std::vector<std::string> variants;
+  {
+    std::string b = good;
+    for (std::size_t at = cd; (at = b.find(std::string("PK\1\2", 4), at)) != std::string::npos; ++at) {
+      testing_support::write_u32(b, at + 20, 0xFFFFFFF0u);
+      testing_support::write_u32(b, at + 24, 0xFFFFFFF0u);
+    }
+    variants.push_back(b);
+  }
+  {
+    std::string b = good;
+    for (std::size_t at = cd; (at = b.find(std::string("PK\1\2", 4), at)) != std::string::npos; ++at) {
+      testing_support::write_u32(b, at + 42, 0x7FFFFFF0u);
+    }
+    variants.push_back(b);
+  }
+  {
+    std::string b = good;  // the model's data altered under an unchanged CRC
+    const std::size_t at = b.find("\"graph_module\"");
+    b[at + 1] = 'G';
+    variants.push_back(b);
+  }
+  for (const auto& b : variants) {
+    const Loaded r = load_memory(b);
+    EXPECT_GE(r.count("malformed-program"), 1u) << r.dump();
+    for (const auto& p : r.file.programs) {
+      EXPECT_FALSE(p.program().has_graph_module());
+    }
+  }
+}
+
+TEST(FrontendsZip, MemberNameChecks) {
+  EXPECT_EQ(unsafe_member_name_reason("root/models/model.json"), "");
+  EXPECT_EQ(unsafe_member_name_reason("root/..data/x"), "");
+  EXPECT_NE(unsafe_member_name_reason(".."), "");
+  EXPECT_NE(unsafe_member_name_reason("a\\..\\b"), "");
+  EXPECT_NE(unsafe_member_name_reason("\\\\server\\share"), "");
+  EXPECT_NE(unsafe_member_name_reason("d:x"), "");
+  EXPECT_NE(unsafe_member_name_reason(""), "");
+}
+
+TEST(FrontendsZip, TextprotoFilesLoad) {
+  const std::string dir = std::string(PT2LINT_TESTS_DIR) + "/data/json/";
+  const auto set = testing_support::load_path(dir + "program.textproto");
+  EXPECT_TRUE(set.findings.empty()) << set.dump();
+  ASSERT_EQ(set.file.programs.size(), 2u);
+  EXPECT_EQ(set.file.programs[0].name(), "model");
+  EXPECT_EQ(set.file.programs[1].name(), "decode");
+  EXPECT_EQ(set.file.programs[0].layout(), ir::LAYOUT_TEXTPROTO);
+
+  const auto single = testing_support::load_path(dir + "single_program.pbtxt");
+  ASSERT_EQ(single.file.programs.size(), 1u);
+  EXPECT_EQ(single.file.programs[0].name(), "only");
+  EXPECT_EQ(single.count("unsupported-schema-version"), 1u) << single.dump();
+
+  const Loaded bad = load_memory("programs {\n  name: \"x\"\n  bogus_field: 3\n}\n", "t.textproto");
+  ASSERT_EQ(bad.count("malformed-program"), 1u) << bad.dump();
+  EXPECT_NE(bad.findings[0].message.find("t.textproto:3:"), std::string::npos) << bad.dump();
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "programs { program { graph_module { graph { nodes { inputs { arg { as_graph { graph { ";
+  EXPECT_GE(load_memory(deep, "deep.pbtxt").count("malformed-program"), 1u);
+}
+
+}  // namespace
+}  // namespace pt2lint

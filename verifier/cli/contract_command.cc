@@ -1,0 +1,50 @@
+// `pt2lint contract P.pt2`: print the mutation contract of every program in a file.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "verifier/cli/subcommand.h"
+#include "verifier/contract/contract_report.h"
+#include "verifier/contract/loaded_programs.h"
+
+namespace pt2lint {
+namespace {
+
+struct ContractOptions {
+  std::string path;
+  std::string format = "text";
+};
+
+int run_contract(const ContractOptions& options) {
+  LoadedPrograms loaded = load_programs(options.path);
+  if (!loaded.readable) {
+    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.path, loaded.error);
+    return kExitUsage;
+  }
+  if (loaded.has_errors() || loaded.programs.empty()) {
+    print_load_findings(options.path, loaded);
+    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program\n", options.path);
+    return kExitFindings;
+  }
+  std::vector<ProgramContract> contracts;
+  for (const ir::Program& program : loaded.programs) contracts.push_back(derive_contract(program));
+  if (options.format == "json") {
+    print_contracts_json(contracts, std::cout);
+  } else {
+    print_contracts_text(contracts, std::cout);
+  }
+  return kExitClean;
+}
+
+}  // namespace
+
+Subcommand add_contract_command(CLI::App& app) {
+  auto options = std::make_shared<ContractOptions>();
+  CLI::App* cmd = app.add_subcommand("contract", "print the mutation contract of each program in a file");
+  cmd->add_option("path", options->path, "a .pt2, program .json or .textproto file")->required();
+  cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return {cmd, [options] { return run_contract(*options); }};
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,116 @@
+// `pt2lint diff BEFORE AFTER`: does AFTER (a lowering of BEFORE) keep BEFORE's mutation
+// contract? Exit 0 when it does, 1 with one finding per broken promise, 2 on a usage error.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "reports/renderer.h"
+#include "verifier/cli/subcommand.h"
+#include "verifier/contract/contract_diff.h"
+#include "verifier/contract/loaded_programs.h"
+#include "verifier/contract/rename_map_file.h"
+#include "verifier/lowering/rename_nested.h"
+
+namespace pt2lint {
+namespace {
+
+struct DiffOptions {
+  std::string before;
+  std::string after;
+  std::string rename;
+  std::string format = "text";
+};
+
+bool load_side(const std::string& path, LoadedPrograms& loaded) {
+  loaded = load_programs(path);
+  if (!loaded.readable) {
+    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", path, loaded.error);
+    return false;
+  }
+  if (loaded.has_errors() || loaded.programs.empty()) {
+    print_load_findings(path, loaded);
+    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program to compare\n", path);
+    return false;
+  }
+  return true;
+}
+
+int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
+  auto renderer = make_renderer(options.format);
+  if (!renderer) {
+    std::cerr << "pt2lint: error: unknown format '" << options.format << "'\n";
+    return kExitUsage;
+  }
+  RenameMap given;
+  if (!options.rename.empty()) {
+    const std::string error = read_rename_map(options.rename, given);
+    if (!error.empty()) {
+      std::cerr << "pt2lint: error: " << error << '\n';
+      return kExitUsage;
+    }
+  }
+  LoadedPrograms before, after;
+  if (!load_side(options.before, before) || !load_side(options.after, after)) return kExitUsage;
+
+  std::vector<ProgramContract> before_contracts, after_contracts;
+  for (const ir::Program& p : before.programs) before_contracts.push_back(derive_contract(p));
+  for (const ir::Program& p : after.programs) after_contracts.push_back(derive_contract(p));
+
+  CollectingSink sink;
+  bool bad_mapping = false;
+  auto renames_for = [&](const ProgramContract& contract) {
+    if (!options.rename.empty()) return given;
+    for (const ir::Program& program : after.programs) {
+      if (program.name() != contract.program) continue;
+      std::string error;
+      auto recorded = lowering::recorded_renames(program, error);
+      if (!error.empty()) {
+        std::cerr << fmt::format("pt2lint: error: {}:{}: {}\n", options.after, program.name(), error);
+        bad_mapping = true;
+      }
+      if (recorded) return *recorded;
+    }
+    return RenameMap{};
+  };
+  diff_program_sets(before_contracts, after_contracts, renames_for, sink);
+  if (bad_mapping) return kExitUsage;
+
+  RunReport report;
+  FileResult file;
+  file.path = options.after;
+  for (const ProgramContract& c : after_contracts) {
+    ProgramSummary summary;
+    summary.name = c.program;
+    summary.dialect = c.dialect;
+    file.programs.push_back(std::move(summary));
+  }
+  file.findings = sink.take();
+  const bool broken = !file.findings.empty();
+  report.files.push_back(std::move(file));
+  RenderOptions render;
+  render.registry = &registry;
+  const char* no_color = std::getenv("NO_COLOR");
+  render.color = options.format == "text" && isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
+  renderer->render(report, render, std::cout);
+  return broken ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
+  auto options = std::make_shared<DiffOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "check that a lowered program keeps the mutation contract of the original");
+  cmd->add_option("before", options->before, "the original program")->required();
+  cmd->add_option("after", options->after, "the lowered program")->required();
+  cmd->add_option("--rename", options->rename,
+                  "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
+  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
+  return {cmd, [&registry, options] { return run_diff(registry, *options); }};
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,88 @@
+#include "verifier/contract/contract_report.h"
+
+#include <fmt/format.h>
+
+#include "reports/json_writer.h"
+
+namespace pt2lint {
+namespace {
+
+void facts_fields(JsonWriter& json, const ValueFacts& facts) {
+  json.field("kind", facts.kind);
+  if (facts.kind == "tensor") {
+    json.field("shape", facts.shape);
+    json.field("dtype", facts.dtype);
+  }
+}
+
+std::string kind_words(const std::string& kind) {
+  if (kind == "user_input") return "user input";
+  if (kind == "tensor_constant") return "tensor constant";
+  return kind;
+}
+
+}  // namespace
+
+void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out) {
+  for (const ProgramContract& c : contracts) {
+    out << fmt::format("program {} ({})\n", c.program, c.dialect.empty() ? "no dialect" : c.dialect);
+    out << fmt::format("  user inputs ({}):\n", c.user_inputs.size());
+    for (const UserInputPromise& input : c.user_inputs)
+      out << fmt::format("    {}: {}\n", input.name, input.value.text());
+    out << fmt::format("  user outputs ({}), tree spec {}:\n", c.user_outputs.size(),
+                       c.out_spec.empty() ? "(none)" : c.out_spec);
+    for (std::size_t i = 0; i < c.user_outputs.size(); ++i)
+      out << fmt::format("    [{}] {}\n", i, c.user_outputs[i].value.text());
+    out << fmt::format("  written state ({}):\n", c.writes.size());
+    for (const WritePromise& w : c.writes) {
+      out << fmt::format("    {} `{}` {}: written back {}, {}\n", kind_words(w.kind), w.target,
+                         w.state.kind.empty() ? "(does not resolve)" : w.state.text(),
+                         w.base.empty() ? "a value of unknown origin" : fmt::format("an update of `{}`", w.base),
+                         w.value.text());
+    }
+  }
+}
+
+void print_contracts_json(const std::vector<ProgramContract>& contracts, std::ostream& out) {
+  JsonWriter json(out, true);
+  json.begin_object().key("programs").begin_array();
+  for (const ProgramContract& c : contracts) {
+    json.begin_object();
+    json.field("name", c.program);
+    json.field("dialect", c.dialect);
+    json.key("user_inputs").begin_array();
+    for (const UserInputPromise& input : c.user_inputs) {
+      json.begin_object().field("name", input.name);
+      facts_fields(json, input.value);
+      json.end_object();
+    }
+    json.end_array();
+    json.key("user_outputs").begin_array();
+    for (const UserOutputPromise& output : c.user_outputs) {
+      json.begin_object();
+      facts_fields(json, output.value);
+      json.end_object();
+    }
+    json.end_array();
+    json.field("out_spec", c.out_spec);
+    json.key("writes").begin_array();
+    for (const WritePromise& w : c.writes) {
+      json.begin_object().field("target", w.target).field("kind", w.kind);
+      json.key("state").begin_object();
+      facts_fields(json, w.state);
+      json.end_object();
+      json.key("value").begin_object();
+      json.key("update_of");
+      w.base.empty() ? json.null() : json.value(w.base);
+      facts_fields(json, w.value);
+      json.end_object();
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+  }
+  json.end_array().end_object();
+  out << '\n';
+}
+
+}  // namespace pt2lint

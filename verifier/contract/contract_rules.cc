@@ -1,0 +1,15 @@
+#include "verifier/contract/contract_rules.h"
+
+namespace pt2lint {
+
+void register_contract_rules(RuleRegistry& registry) {
+  for (const RuleInfo* info :
+       {&kWriteBackLost, &kWriteBackAdded, &kWriteBackTargetRenamed, &kWriteBackDuplicated,
+        &kWriteBackFromOtherState, &kWriteBackShapeChanged, &kUserOutputGained, &kUserOutputLost,
+        &kUserOutputReordered, &kUserOutputChanged, &kUserOutputTreeChanged, &kUserInputChanged,
+        &kProgramMissing}) {
+    registry.add_load_rule(*info);
+  }
+}
+
+}  // namespace pt2lint

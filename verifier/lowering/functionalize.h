@@ -1,0 +1,28 @@
+// The reference lowering: functionalizes the state writes of a TRAINING-dialect program.
+//
+// Each in-place write becomes its functional twin from the operator table; a write through a
+// view is carried back to its base by the matching `*_scatter` op (or the inverse view);
+// batch_norm in training mode becomes `_native_batch_norm_legit_functional` with new running
+// statistics. Every later read sees the new value. Each written buffer, parameter and user
+// input gets one mutation output, before the user outputs, in input-spec order, and the
+// program is declared ATEN. Nothing else is decomposed: every other op is kept as it is.
+// The point is to be obviously correct, so anything it cannot express exactly is refused
+// with a message rather than approximated.
+#pragma once
+
+#include <string>
+
+#include "program.pb.h"
+
+namespace pt2lint::lowering {
+
+struct FunctionalizeResult {
+  bool ok = false;
+  std::string error;   // why the program cannot be lowered (ok == false)
+  int writes = 0;      // in-place writes rewritten
+};
+
+// Rewrites `program` in place; on failure it is left unspecified and `error` says why.
+FunctionalizeResult functionalize(ir::Program& program);
+
+}  // namespace pt2lint::lowering
