@@ -53,6 +53,18 @@ test: build build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
 
+# libFuzzer targets (clang), each run for FUZZ_SECONDS on the bundled seeds.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 30
+fuzz: deps build
+	CXX=clang++ CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DPT2LINT_FUZZERS=ON -DPT2LINT_TESTS=OFF -DPT2LINT_HOST_BUILD_DIR=$(abspath $(BUILD))
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	for f in $(FUZZ_BUILD)/*_fuzzer; do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$(basename $$f); \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 $(FUZZ_BUILD)/corpus/$$(basename $$f) tests/data/demo tests/data/json || exit 1; \
+	done
+
 bench: build
 	@for p in hyperfine time; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
 	  (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$p); done

@@ -12,6 +12,7 @@
 #include <google/protobuf/descriptor.h>
 #include <simdjson.h>
 
+#include "frontends/ir_field_setters.h"
 #include "frontends/load_rules.h"
 #include "program.pb.h"
 
@@ -36,6 +37,7 @@ struct FieldEntry {
   bool keyed = false;    // repeated key/value message, written as a JSON object
   bool as_none = false;  // `bool as_none`: the presence of the key is the value
   bool in_oneof = false;
+  FieldSetters set;  // generated accessors; a null slot means reflection
 };
 
 enum class Shape {
@@ -82,6 +84,8 @@ std::string camel_to_words(std::string_view name) {
 // there is no process-wide mutable state; built once per root type, then only read.
 class SchemaTables {
  public:
+  explicit SchemaTables(bool use_field_setters) : use_field_setters_(use_field_setters) {}
+
   const MessageTable& get(const pb::Descriptor* d) {
     auto it = tables_.find(d);
     if (it != tables_.end()) return *it->second;
@@ -112,6 +116,7 @@ class SchemaTables {
       e.required = fd->options().GetExtension(ir::required);
       e.in_oneof = fd->real_containing_oneof() != nullptr;
       e.as_none = fd->name() == "as_none" && fd->cpp_type() == pb::FieldDescriptor::CPPTYPE_BOOL;
+      if (use_field_setters_) e.set = ir_field_setters(fd);
       t.fields.push_back(e);
       if (e.required && i < 64) t.required_mask |= std::uint64_t{1} << i;
       if (is_union) {
@@ -131,8 +136,39 @@ class SchemaTables {
     return t;
   }
 
+  bool use_field_setters_;
   std::unordered_map<const pb::Descriptor*, std::unique_ptr<MessageTable>> tables_;
 };
+
+// Writes one scalar to a field: through its generated setter when it has one, else through
+// reflection (`add` for repeated fields). Both give the same message.
+void put_string(pb::Message& m, const FieldEntry& f, bool add, std::string_view s) {
+  if (f.set.string != nullptr) return f.set.string(m, s);
+  const pb::Reflection* r = f.owner_reflection;
+  add ? r->AddString(&m, f.fd, std::string(s)) : r->SetString(&m, f.fd, std::string(s));
+}
+void put_int64(pb::Message& m, const FieldEntry& f, bool add, std::int64_t x) {
+  if (f.set.int64 != nullptr) return f.set.int64(m, x);
+  add ? f.owner_reflection->AddInt64(&m, f.fd, x) : f.owner_reflection->SetInt64(&m, f.fd, x);
+}
+void put_int32(pb::Message& m, const FieldEntry& f, bool add, std::int32_t x) {
+  if (f.set.int32 != nullptr) return f.set.int32(m, x);
+  add ? f.owner_reflection->AddInt32(&m, f.fd, x) : f.owner_reflection->SetInt32(&m, f.fd, x);
+}
+void put_bool(pb::Message& m, const FieldEntry& f, bool add, bool x) {
+  if (f.set.boolean != nullptr) return f.set.boolean(m, x);
+  add ? f.owner_reflection->AddBool(&m, f.fd, x) : f.owner_reflection->SetBool(&m, f.fd, x);
+}
+void put_double(pb::Message& m, const FieldEntry& f, bool add, double x) {
+  if (f.set.real != nullptr) return f.set.real(m, x);
+  add ? f.owner_reflection->AddDouble(&m, f.fd, x) : f.owner_reflection->SetDouble(&m, f.fd, x);
+}
+// The sub-message a message field's value is read into: mutable_<f>() or add_<f>().
+pb::Message& put_message(pb::Message& m, const FieldEntry& f) {
+  if (f.set.message != nullptr) return *f.set.message(m);
+  return f.fd->is_repeated() ? *f.owner_reflection->AddMessage(&m, f.fd)
+                             : *f.owner_reflection->MutableMessage(&m, f.fd);
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
@@ -444,10 +480,9 @@ class Walker {
   }
 
   void read_field(od::value v, pb::Message& m, const FieldEntry& f) {
-    const pb::Reflection* r = f.owner_reflection;
     if (f.as_none) {
       // Old writers put [] here, new ones true: only the key matters.
-      r->SetBool(&m, f.fd, true);
+      put_bool(m, f, /*add=*/false, true);
       return;
     }
     od::json_type type;
@@ -467,10 +502,10 @@ class Walker {
       return;
     }
     if (f.sub != nullptr) {
-      read_message(v, *r->MutableMessage(&m, f.fd), *f.sub);
+      read_message(v, put_message(m, f), *f.sub);
       return;
     }
-    read_scalar(v, m, f.fd, r, /*add=*/false);
+    read_scalar(v, m, f, /*add=*/false);
   }
 
   void read_list(od::value v, pb::Message& m, const FieldEntry& f) {
@@ -481,7 +516,6 @@ class Walker {
     }
     DepthScope depth(*this);
     if (!depth.ok()) return;
-    const pb::Reflection* r = f.owner_reflection;
     std::size_t i = 0;
     for (auto result : array) {
       od::value element;
@@ -492,9 +526,9 @@ class Walker {
       PathScope scope(steps_, {Step::kIndex, {}, i++});
       if (f.sub != nullptr) {
         // Bad elements stay as empty messages so indices keep matching the JSON's.
-        read_message(element, *r->AddMessage(&m, f.fd), *f.sub);
+        read_message(element, put_message(m, f), *f.sub);
       } else {
-        read_scalar(element, m, f.fd, r, /*add=*/true);
+        read_scalar(element, m, f, /*add=*/true);
       }
       if (fatal_) return;
     }
@@ -510,7 +544,6 @@ class Walker {
     }
     DepthScope depth(*this);
     if (!depth.ok()) return;
-    const pb::Reflection* r = f.owner_reflection;
     for (auto result : object) {
       od::field field;
       if (auto e = std::move(result).get(field)) {
@@ -522,11 +555,10 @@ class Walker {
         if (fatal_) return;
         continue;
       }
-      pb::Message* entry = r->AddMessage(&m, f.fd);
-      const pb::Reflection* er = f.sub->reflection;
-      er->SetString(entry, f.sub->key->fd, std::string(key));
+      pb::Message& entry = put_message(m, f);
+      put_string(entry, *f.sub->key, /*add=*/false, key);
       PathScope scope(steps_, {Step::kKey, key});
-      read_field(field.value(), *entry, *f.sub->value);
+      read_field(field.value(), entry, *f.sub->value);
       if (fatal_) return;
     }
   }
@@ -611,8 +643,9 @@ class Walker {
     return false;
   }
 
-  void read_scalar(od::value v, pb::Message& m, const pb::FieldDescriptor* fd,
-                   const pb::Reflection* r, bool add) {
+  void read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add) {
+    const pb::FieldDescriptor* fd = f.fd;
+    const pb::Reflection* r = f.owner_reflection;
     switch (fd->cpp_type()) {
       case pb::FieldDescriptor::CPPTYPE_STRING: {
         const std::string_view token = trim(v.raw_json_token());
@@ -623,8 +656,7 @@ class Walker {
             token.front() == '"' && token.back() == '"' &&
             token.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(raw)) {
           // Nothing to unescape: copy straight from the input, skipping simdjson's buffer.
-          s = token.substr(1, token_size - 2);
-          add ? r->AddString(&m, fd, std::string(s)) : r->SetString(&m, fd, std::string(s));
+          put_string(m, f, add, token.substr(1, token_size - 2));
           return;
         }
         if (token_size > options_.max_string_bytes) {
@@ -634,22 +666,22 @@ class Walker {
         } else if (auto e = v.get_string().get(s)) {
           if (check(e) && !fatal_) mismatch(v, "a string");
         } else {
-          add ? r->AddString(&m, fd, std::string(s)) : r->SetString(&m, fd, std::string(s));
+          put_string(m, f, add, s);
           return;
         }
-        if (add) r->AddString(&m, fd, std::string());
+        if (add) put_string(m, f, add, {});
         return;
       }
       case pb::FieldDescriptor::CPPTYPE_INT64: {
         std::int64_t x = 0;
         read_integer(v, x);
-        add ? r->AddInt64(&m, fd, x) : r->SetInt64(&m, fd, x);
+        put_int64(m, f, add, x);
         return;
       }
       case pb::FieldDescriptor::CPPTYPE_INT32: {
         std::int32_t x = 0;
         read_integer(v, x);
-        add ? r->AddInt32(&m, fd, x) : r->SetInt32(&m, fd, x);
+        put_int32(m, f, add, x);
         return;
       }
       case pb::FieldDescriptor::CPPTYPE_ENUM: {
@@ -673,7 +705,7 @@ class Walker {
       case pb::FieldDescriptor::CPPTYPE_DOUBLE: {
         double x = 0;
         read_double(v, x);
-        add ? r->AddDouble(&m, fd, x) : r->SetDouble(&m, fd, x);
+        put_double(m, f, add, x);
         return;
       }
       case pb::FieldDescriptor::CPPTYPE_FLOAT: {
@@ -688,7 +720,7 @@ class Walker {
         if (auto e = v.get_bool().get(x)) {
           if (check(e) && !fatal_) mismatch(v, "true or false");
         }
-        add ? r->AddBool(&m, fd, x) : r->SetBool(&m, fd, x);
+        put_bool(m, f, add, x);
         return;
       }
       case pb::FieldDescriptor::CPPTYPE_MESSAGE: return;  // handled by read_field
@@ -710,14 +742,14 @@ class Walker {
 }  // namespace
 
 struct JsonToProto::Impl {
+  explicit Impl(const JsonReadOptions& o) : options(o), tables(o.use_field_setters) {}
   JsonReadOptions options;
   od::parser parser;
   SchemaTables tables;
 };
 
-JsonToProto::JsonToProto(JsonReadOptions options) : impl_(std::make_unique<Impl>()) {
-  impl_->options = options;
-}
+JsonToProto::JsonToProto(JsonReadOptions options)
+    : impl_(std::make_unique<Impl>(options)) {}
 
 JsonToProto::~JsonToProto() = default;
 

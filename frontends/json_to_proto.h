@@ -19,6 +19,9 @@ struct JsonReadOptions {
   std::uint32_t max_depth = 1024;
   // A single string beyond this is reported instead of copied into the IR.
   std::uint64_t max_string_bytes = std::uint64_t{64} << 20;
+  // Write IR fields through their generated setters (frontends/ir_field_setters.h) instead
+  // of reflection. Same result, about a third faster; false only for tests comparing both.
+  bool use_field_setters = true;
 };
 
 // Where a document came from, for the findings it produces.

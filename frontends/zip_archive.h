@@ -1,6 +1,6 @@
 // Read-only view of a zip archive through libzip's central directory. Members are read only
 // on request, up to a size cap, and never trusted: every name is checked for ways out of the
-// archive (absolute paths, '..', drive letters, symlinks).
+// archive (absolute paths, '..', drive letters, symlinks) and for duplicates.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@ class ZipArchive {
     std::uint64_t size = 0;             // uncompressed size the central directory declares
     std::uint64_t compressed_size = 0;
     std::uint16_t method = 0;           // ZIP_CM_*
+    bool encrypted = false;
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
   };
@@ -43,7 +44,8 @@ class ZipArchive {
   std::uint64_t archive_size() const { return archive_size_; }
 
   // Reads one member whole. Fails, with `error` saying why, when the member is larger than
-  // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
+  // `max_bytes`, declares sizes the archive cannot hold, or its data is short, long or (when
+  // compressed) corrupt. A stored member's CRC is not checked: see docs/performance.md.
   bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
             std::string& error) const;
 
@@ -59,8 +61,8 @@ class ZipArchive {
   std::vector<Member> members_;
 };
 
-// The open error for an archive where two members share a name: libzip refuses those, and
-// they are an unsafe-archive-member finding, since readers disagree on which copy wins.
+// Two members sharing a name are unsafe: readers disagree on which copy wins. A later copy is
+// marked unsafe; libzip builds that refuse such archives at open fail with this message.
 inline constexpr std::string_view kDuplicateMemberError =
     "two archive members have the same name; readers disagree on which copy wins";
 

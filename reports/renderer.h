@@ -28,6 +28,7 @@ struct RenderOptions {
   const RuleRegistry* registry = nullptr;
   bool color = false;           // ANSI colours (text only)
   bool show_mutations = false;  // text: print each program's effective mutation set
+  bool verbose = false;         // text: list ops without a known schema
   bool statistics = false;      // text: counts per rule
   std::string source_root;      // for formats that map stack traces to source files
   bool baseline_active = false; // a baseline was applied: SARIF marks every result new/unchanged

@@ -37,6 +37,15 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       for (const std::string& note : f.notes) out << "  note: " << note << '\n';
       if (f.fix) out << "  fix: " << f.fix->description << '\n';
     }
+    if (options.verbose) {
+      for (const ProgramSummary& program : file.programs) {
+        if (program.unknown_ops.empty()) continue;
+        out << file.path << ':' << program.name
+            << ": ops without a known schema, whose effects are assumed unknown (never an error):";
+        for (const std::string& op : program.unknown_ops) out << ' ' << op;
+        out << '\n';
+      }
+    }
     if (options.show_mutations) {
       for (const ProgramSummary& program : file.programs) {
         out << file.path << ':' << program.name << ": effective mutation set ("

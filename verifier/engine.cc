@@ -24,6 +24,27 @@ class StructureWatch final : public DiagnosticSink {
   bool broken_ = false;
 };
 
+// Completes findings that point at a node with what reports need from that node: its op
+// (fingerprints) and its stack trace (source locations), so rules need not repeat it.
+class NodeContextSink final : public DiagnosticSink {
+ public:
+  NodeContextSink(const ProgramIndex& index, DiagnosticSink& next) : index_(index), next_(next) {}
+  void report(Finding finding) override {
+    if (!finding.location.node.empty()) {
+      if (auto node = index_.node_by_name(finding.location.node)) {
+        if (finding.op.empty()) finding.op = index_.graph().nodes(*node).target();
+        if (finding.stack_trace.empty())
+          finding.stack_trace = std::string(index_.node_metadata(*node, "stack_trace"));
+      }
+    }
+    next_.report(std::move(finding));
+  }
+
+ private:
+  const ProgramIndex& index_;
+  DiagnosticSink& next_;
+};
+
 }  // namespace
 
 std::string_view layout_name(ir::ArchiveLayout layout) {
@@ -36,9 +57,10 @@ std::string_view layout_name(ir::ArchiveLayout layout) {
   }
 }
 
-ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& sink,
+ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
                                      bool loaded_cleanly) const {
   ProgramIndex index(program);
+  NodeContextSink sink(index, out);
   ProgramSummary summary;
   summary.name = program.name();
   summary.dialect = std::string(dialect_name(index.dialect()));

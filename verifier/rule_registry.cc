@@ -4,7 +4,7 @@
 
 namespace pt2lint {
 
-void RuleRegistry::add_load_rule(const RuleInfo& info) { infos_.push_back(&info); }
+void RuleRegistry::add_reported_elsewhere(const RuleInfo& info) { infos_.push_back(&info); }
 
 void RuleRegistry::add_rule(std::unique_ptr<Rule> rule) {
   infos_.push_back(&rule->info());

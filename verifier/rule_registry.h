@@ -13,8 +13,9 @@ namespace pt2lint {
 
 class RuleRegistry {
  public:
-  // Rules whose findings come from the loaders (malformed-program, ...): metadata only.
-  void add_load_rule(const RuleInfo& info);
+  // Rules whose findings come from outside the engine (the loaders, `pt2lint diff`):
+  // metadata only, so `rules`, `explain` and the report formats know them.
+  void add_reported_elsewhere(const RuleInfo& info);
   void add_rule(std::unique_ptr<Rule> rule);
 
   // Every rule's metadata, load rules first, then in registration order.

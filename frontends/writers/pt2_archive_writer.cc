@@ -97,6 +97,9 @@ std::string write_edited_archive(const std::filesystem::path& input,
       zip_source_free(source);
       return fmt::format("cannot copy '{}': {}", name, zip_strerror(out.get()));
     }
+    // Without this libzip may deflate a member it finds compressible; PyTorch stores all.
+    if (zip_set_file_compression(out.get(), static_cast<zip_uint64_t>(added), ZIP_CM_STORE, 0) != 0)
+      return fmt::format("cannot store '{}': {}", name, zip_strerror(out.get()));
     written.insert(name);
   }
   for (const auto& [name, bytes] : edit.replaced_members) {

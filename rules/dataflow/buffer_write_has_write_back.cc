@@ -41,6 +41,9 @@ class BufferWriteHasWriteBack final : public Rule {
     const ir::Graph& graph = index.graph();
     for (int n = 0; n < graph.nodes_size(); ++n) {
       if (!flow.tracer().may_update(n)) continue;
+      // An in-place write does change the state at run time; in this dialect it is
+      // no-mutating-ops-in-functional-dialect's finding, not a lost update.
+      if (const opschema::OpSchema* schema = flow.ops().schema(n); schema && schema->is_mutable()) continue;
       for (const ir::Argument& output : graph.nodes(n).outputs()) {
         if (!output.has_as_tensor()) continue;
         std::string_view value = output.as_tensor().name();

@@ -72,13 +72,16 @@ class OutputAliasesState final : public Rule {
                     const dataflow::Trace& root, DiagnosticSink& sink) const {
     const ProgramIndex& index = flow.index();
     dataflow::PlaceholderState state = flow.state(root.placeholder);
-    bool itself = value == state.placeholder;
-    auto finding = emit(sink, kInfo, index.name(),
-                        fmt::format("user output {} `{}` is {}{}", spec_index, value,
-                                    itself ? "" : "a view of ", flow.describe_state(root.placeholder)));
+    std::vector<dataflow::TraceStep> chain = flow.tracer().chain(value, false);
+    bool through_view = false;
+    for (const dataflow::TraceStep& step : chain) through_view |= step.kind == dataflow::StepKind::kView;
+    std::string what = value == state.placeholder ? flow.describe_state(root.placeholder)
+                       : through_view ? "a view of " + flow.describe_state(root.placeholder)
+                                      : flow.describe_state(root.placeholder) + " itself, after an in-place write";
+    auto finding = emit(sink, kInfo, index.name(), fmt::format("user output {} `{}` is {}", spec_index, value, what));
     finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(state.target));
-    if (!itself)
-      for (std::string& note : flow.chain_notes(flow.tracer().chain(value, false))) finding.note(std::move(note));
+    if (value != state.placeholder)
+      for (std::string& note : flow.chain_notes(chain)) finding.note(std::move(note));
     finding.note(std::string(kWhy));
     finding.fix(fmt::format("return a copy (`.clone()`) of `{}` instead of the state itself", state.target));
   }

@@ -57,7 +57,7 @@ void InputSpecsMatchPlaceholders::check(const ProgramIndex& index, DiagnosticSin
         sink, kInfo, index.name(),
         fmt::format("input_specs[{}] ({}) names placeholder `{}`, but the graph has no input "
                     "of that name",
-                    i, describe_input_spec(specs[i]), name));
+                    i, describe_input_role(specs[i]), name));
     finding.at_input_spec(i).at_value(std::string(name)).note(std::string(kLoadRejects));
     std::optional<NearMiss> near = find_near_miss(name, orphan_names);
     // Positional evidence beats spelling: the spec still sits where its placeholder is.
@@ -103,7 +103,7 @@ void InputSpecsMatchPlaceholders::check(const ProgramIndex& index, DiagnosticSin
       reported = true;
       emit(sink, kInfo, index.name(),
            fmt::format("input_specs[{}] ({}) names `{}`, but graph input {} is `{}`", i,
-                       describe_input_spec(specs[i]), name, i, placeholders[i]))
+                       describe_input_role(specs[i]), name, i, placeholders[i]))
           .at_input_spec(i)
           .at_value(std::string(placeholders[i]))
           .note(fmt::format("`{}` is graph input {}: the specs are in a different order than the "

@@ -15,17 +15,18 @@ namespace {
 // What one mutation kind must point at.
 struct TargetKind {
   std::string_view spec_kind;   // "buffer_mutation"
-  std::string_view state_kind;  // "buffer", "parameter", "user_input"
+  std::string_view state_kind;  // input spec kind: "buffer", "parameter", "user_input"
+  std::string_view words;       // "buffer", "parameter", "user input"
   std::string_view torch_says;  // torch.export.load's message
 };
 
-constexpr TargetKind kBufferTarget{"buffer_mutation", "buffer",
+constexpr TargetKind kBufferTarget{"buffer_mutation", "buffer", "buffer",
                                    "Buffer output ... does not point to a buffer that exists"};
 constexpr TargetKind kParameterTarget{
-    "parameter_mutation", "parameter",
+    "parameter_mutation", "parameter", "parameter",
     "Parameter output ... does not point to a parameter that exists"};
 constexpr TargetKind kUserInputTarget{
-    "user_input_mutation", "user_input",
+    "user_input_mutation", "user_input", "user input",
     "User input output ... does not point to a user input that exists"};
 
 const TargetKind* target_kind(const ir::OutputSpec& spec) {
@@ -112,6 +113,27 @@ bool explain_wrong_kind(const ProgramIndex& index, const TargetKind& wanted,
   return false;
 }
 
+// A target that is right but whose input spec is gone: a graph input still carries the name
+// torch.export would give it (`b_` + sanitised FQN) and has no input spec.
+bool explain_dropped_spec(const ProgramIndex& index, const TargetKind& wanted,
+                          std::string_view target, InFlightFinding& finding) {
+  if (wanted.state_kind == "user_input" || target.empty()) return false;
+  std::string expected = fmt::format("{}_{}", wanted.state_kind == "buffer" ? "b" : "p",
+                                     sanitize_state_name(target));
+  const std::vector<std::string_view>& placeholders = index.placeholder_names();
+  for (int i = 0; i < static_cast<int>(placeholders.size()); ++i) {
+    if (placeholders[i] != expected || index.input_spec_index(placeholders[i])) continue;
+    finding
+        .note(fmt::format("graph input {} `{}` is named like the {} `{}` but has no input spec: "
+                          "the {}'s input spec was probably dropped",
+                          i, expected, wanted.words, target, wanted.words))
+        .fix(fmt::format("restore the {} input spec for `{}` (placeholder `{}`) at input_specs[{}]",
+                         wanted.words, target, expected, i));
+    return true;
+  }
+  return false;
+}
+
 void check_spec(const ProgramIndex& index, int i, const TargetKind& kind, DiagnosticSink& sink,
                 const RuleInfo& info) {
   const ir::OutputSpec& spec = index.signature().output_specs(i);
@@ -124,12 +146,13 @@ void check_spec(const ProgramIndex& index, int i, const TargetKind& kind, Diagno
   std::string shown = target.empty() ? std::string("no target") : quoted(target);
   InFlightFinding finding =
       emit(sink, info, index.name(),
-           fmt::format("output_specs[{}] is a {} of {}, but no {} input has that name", i,
-                       kind.spec_kind, shown, kind.state_kind));
+           fmt::format("output_specs[{}] is a {} of {}, but no {} has that name", i,
+                       kind.spec_kind, shown, kind.words));
   finding.at_output_spec(i).at_value(std::string(output_spec_arg_name(spec)));
   finding.state(std::string(target));
 
-  bool explained = explain_wrong_kind(index, kind, target, finding);
+  bool explained = explain_wrong_kind(index, kind, target, finding) ||
+                   explain_dropped_spec(index, kind, target, finding);
   if (!explained) {
     std::optional<NearMiss> near = find_near_miss(target, candidates);
     std::optional<DeclaredState> source = unwritten_source(index, i, kind.state_kind);
@@ -146,8 +169,8 @@ void check_spec(const ProgramIndex& index, int i, const TargetKind& kind, Diagno
       std::vector<std::string_view> names;
       for (const NameCandidate& c : candidates) names.push_back(c.name);
       if (!names.empty())
-        finding.note(fmt::format("{} inputs: {}", kind.state_kind, join_quoted(names)));
-      finding.fix(fmt::format("set the target to the {} this value updates", kind.state_kind));
+        finding.note(fmt::format("the program's {}s: {}", kind.words, join_quoted(names)));
+      finding.fix(fmt::format("set the target to the {} this value updates", kind.words));
     }
   }
   finding.note(fmt::format("torch.export.load rejects this file (\"{}\"); and unlifting could not "

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_set>
+
 #include "rules/structural/signature_helpers.h"
 #include "verifier/program_index.h"
 
@@ -28,20 +30,24 @@ std::string_view tier_words(Tier tier) {
   return "output";
 }
 
-// What torch's verifier names in its misleading message: it takes outputs
-// [tokens, tokens + mutations) as the mutations, and the first non-mutation it meets there
-// is reported as "Mutation node X is neither a buffer nor a user input".
+// What torch's verifier names in its misleading message, or "" when it would not complain.
+// It takes graph outputs [tokens, tokens + mutations) as the mutations and looks each up by
+// name among the mutation specs; the first it cannot find is reported as
+// "Mutation node X is neither a buffer nor a user input".
 std::string_view torch_blamed_output(const ProgramIndex& index) {
   const auto& specs = index.signature().output_specs();
+  const std::vector<std::string_view>& outputs = index.output_names();
   int tokens = 0, mutations = 0;
+  std::unordered_set<std::string_view> mutation_values;
   for (const ir::OutputSpec& spec : specs) {
     if (spec.has_token()) ++tokens;
-    if (is_mutation_output(spec)) ++mutations;
+    if (is_mutation_output(spec)) {
+      ++mutations;
+      mutation_values.insert(output_spec_arg_name(spec));
+    }
   }
-  for (int i = tokens; i < tokens + mutations && i < specs.size(); ++i) {
-    if (is_mutation_output(specs[i])) continue;
-    const std::vector<std::string_view>& outputs = index.output_names();
-    return i < static_cast<int>(outputs.size()) ? outputs[i] : output_spec_arg_name(specs[i]);
+  for (int i = tokens; i < tokens + mutations && i < static_cast<int>(outputs.size()); ++i) {
+    if (!mutation_values.count(outputs[i])) return outputs[i];
   }
   return "";
 }
@@ -67,7 +73,6 @@ void MutationsBeforeUserOutputs::check(const ProgramIndex& index, DiagnosticSink
     if (ahead < 0) continue;
 
     Tier ahead_tier = tier_of(specs[ahead]);
-    int wanted_position = ahead;
     InFlightFinding finding = emit(
         sink, kInfo, index.name(),
         fmt::format("output_specs[{}] is a {} but comes after {} output_specs[{}] ({})", i,
@@ -76,19 +81,21 @@ void MutationsBeforeUserOutputs::check(const ProgramIndex& index, DiagnosticSink
     finding.at_output_spec(i).at_value(std::string(output_spec_arg_name(specs[i])));
     if (!output_spec_target(specs[i]).empty())
       finding.state(std::string(output_spec_target(specs[i])));
-    finding.note(
-        "torch's verifier and ExportedProgram.module() find mutations by position (outputs are "
-        "[tokens][mutations][user outputs]), so torch.export.load rejects this file");
-    if (!blamed.empty() && tier == Tier::kMutation) {
+    if (!blamed.empty()) {
       finding.note(fmt::format(
-          "PyTorch reports this as \"Mutation node {} is neither a buffer nor a user input\", "
-          "which misleads: `{}` is a user output that the shifted layout puts among the "
-          "mutations; the misplaced spec is output_specs[{}]",
+          "torch.export.load rejects this file with \"Mutation node {} is neither a buffer nor "
+          "a user input\", which misleads: `{}` is a user output that the shifted layout puts "
+          "where torch expects the mutations; the misplaced spec is output_specs[{}]",
           blamed, blamed, i));
+    } else {
+      finding.note(
+          "ExportedProgram.module() and other consumers (ExecuTorch, AOTInductor) take the "
+          "leading outputs as [tokens][mutations] by position, so state updates and user "
+          "outputs get mixed up");
     }
     finding.fix(fmt::format("move output_specs[{}] and graph output {} together to position {}, "
                             "before the first {}",
-                            i, i, wanted_position, tier_words(ahead_tier)));
+                            i, i, ahead, tier_words(ahead_tier)));
   }
 }
 

@@ -20,15 +20,23 @@ std::string_view input_target(const ir::InputSpec& spec) {
 // State the duplicate's value is computed from that no mutation output writes: the write-back
 // the duplicate most likely replaced.
 std::vector<std::string_view> orphaned_sources(const ProgramIndex& index, std::string_view value,
+                                               std::string_view kind,
                                                const std::unordered_set<std::string_view>& written) {
   std::vector<std::string_view> sources;
   for (int source : source_input_specs(index, value)) {
     const ir::InputSpec& spec = index.signature().input_specs(source);
-    if (!spec.has_buffer() && !spec.has_parameter()) continue;
+    if (input_spec_kind(spec) != kind) continue;
     std::string_view target = input_target(spec);
     if (!target.empty() && !written.count(target)) sources.push_back(target);
   }
   return sources;
+}
+
+// The input spec kind a mutation writes.
+std::string_view target_input_kind(const ir::OutputSpec& spec) {
+  if (spec.has_buffer_mutation()) return "buffer";
+  if (spec.has_parameter_mutation()) return "parameter";
+  return "user_input";
 }
 
 }  // namespace
@@ -59,7 +67,8 @@ void OneMutationPerBuffer::check(const ProgramIndex& index, DiagnosticSink& sink
         "ExportedProgram.module() copies each mutation output into its target in output order, "
         "so only the last write survives and the other value is silently dropped; torch's "
         "verifier counts mutations by output name and may not notice");
-    std::vector<std::string_view> orphans = orphaned_sources(index, value, written);
+    std::vector<std::string_view> orphans =
+        orphaned_sources(index, value, target_input_kind(specs[i]), written);
     if (orphans.size() == 1) {
       finding
           .note(fmt::format("did you mean `{}`? the value `{}` is computed from it, and no "

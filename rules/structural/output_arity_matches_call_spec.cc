@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "rules/structural/signature_helpers.h"
 #include "rules/structural/treespec.h"
 #include "verifier/program_index.h"
 
@@ -10,7 +11,8 @@ namespace {
 
 std::string describe_shape(const TreeSpecShape& shape) {
   if (shape.root_type.empty()) return "a single leaf";
-  return fmt::format("a {} of {} element(s)", shape.root_type, shape.root_children);
+  return fmt::format("a {} of {}", shape.root_type,
+                     count_of(shape.root_children, "element", "elements"));
 }
 
 }  // namespace
@@ -49,9 +51,10 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
   if (static_cast<std::size_t>(user_outputs) == shape.leaves) return;
 
   emit(sink, kInfo, index.name(),
-       fmt::format("the program has {} user output(s), but the root module call signature's "
-                   "out_spec ({}) has {} leaf/leaves",
-                   user_outputs, describe_shape(shape), shape.leaves))
+       fmt::format("the program has {}, but the root module call signature's out_spec ({}) "
+                   "has {}",
+                   count_of(user_outputs, "user output", "user outputs"), describe_shape(shape),
+                   count_of(shape.leaves, "leaf", "leaves")))
       .at_json_path(path)
       .note("ExportedProgram.module() rebuilds the caller's return value by unflattening the user "
             "outputs with out_spec; with a different count, the call fails at run time inside "

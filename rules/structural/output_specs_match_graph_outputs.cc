@@ -85,7 +85,7 @@ void OutputSpecsMatchGraphOutputs::check(const ProgramIndex& index, DiagnosticSi
     InFlightFinding finding =
         emit(sink, kInfo, index.name(),
              fmt::format("output_specs[{}] ({}) describes {}, but graph output {} is {}", i,
-                         describe_output_spec(specs[i]), spec_value, i, graph_value));
+                         describe_output_role(specs[i]), spec_value, i, graph_value));
     finding.at_output_spec(i).at_value(std::string(outputs[i]));
     if (!output_spec_target(specs[i]).empty())
       finding.state(std::string(output_spec_target(specs[i])));

@@ -64,13 +64,22 @@ std::string describe_output_spec(const ir::OutputSpec& spec) {
   return value.empty() ? std::string(kind) : fmt::format("{} `{}`", kind, value);
 }
 
-std::string describe_input_spec(const ir::InputSpec& spec) {
+std::string describe_output_role(const ir::OutputSpec& spec) {
+  std::string_view kind = output_spec_kind(spec);
+  if (kind.empty()) return "output spec of no known kind";
+  std::string_view target = output_spec_target(spec);
+  return target.empty() ? std::string(kind) : fmt::format("{} of `{}`", kind, target);
+}
+
+std::string count_of(std::size_t count, std::string_view singular, std::string_view plural) {
+  return fmt::format("{} {}", count, count == 1 ? singular : plural);
+}
+
+std::string describe_input_role(const ir::InputSpec& spec) {
   std::string_view kind = input_spec_kind(spec);
   if (kind.empty()) return "input spec of no known kind";
-  std::string_view placeholder = input_spec_arg_name(spec);
   std::string_view target = input_spec_target(spec);
-  if (!target.empty()) return fmt::format("{} `{}` (placeholder `{}`)", kind, target, placeholder);
-  return placeholder.empty() ? std::string(kind) : fmt::format("{} `{}`", kind, placeholder);
+  return target.empty() ? std::string(kind) : fmt::format("{} `{}`", kind, target);
 }
 
 std::string_view kind_from_placeholder_prefix(std::string_view placeholder) {

@@ -27,6 +27,9 @@ std::vector<DeclaredState> declared_state(const ir::GraphSignature& signature,
 // Placeholder names of the user_input specs, in order (constants have none and are skipped).
 std::vector<std::string_view> user_input_names(const ir::GraphSignature& signature);
 
+// "1 leaf", "2 leaves": `singular` and `plural` chosen by count.
+std::string count_of(std::size_t count, std::string_view singular, std::string_view plural);
+
 // "`name`": how findings quote names.
 std::string quoted(std::string_view name);
 // "`a`, `b`, `c` and 4 more": bounded so a huge program does not produce a huge message.
@@ -34,8 +37,10 @@ std::string join_quoted(const std::vector<std::string_view>& names, std::size_t 
 
 // "buffer_mutation of `count` (value `add`)", "user_output `mul`", "token `token_1`".
 std::string describe_output_spec(const ir::OutputSpec& spec);
-// "buffer `count` (placeholder `b_count`)", "user_input `x`".
-std::string describe_input_spec(const ir::InputSpec& spec);
+// "buffer_mutation of `count`", "user_output": the spec's role without its value.
+std::string describe_output_role(const ir::OutputSpec& spec);
+// "buffer `count`", "user_input": the spec's role without its placeholder.
+std::string describe_input_role(const ir::InputSpec& spec);
 
 // The input kind torch.export's placeholder naming pass gives this name's prefix
 // ("p_" parameter, "b_" buffer, "c_" tensor_constant, "obj_" custom_obj, "token" token),

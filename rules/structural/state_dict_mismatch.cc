@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "rules/structural/name_suggestions.h"
 #include "rules/structural/signature_helpers.h"
 #include "rules/structural/tensor_bytes.h"
 #include "verifier/program_index.h"
@@ -38,6 +39,14 @@ class Payload {
     return it == record_sizes_.end() ? nullptr : &it->second;
   }
   const ir::StateSource& source() const { return source_; }
+  // Entries whose key no input spec declares: where a misspelt state entry would be.
+  std::vector<NameCandidate> unclaimed_entries(
+      const std::unordered_set<std::string_view>& declared) const {
+    std::vector<NameCandidate> names;
+    for (const ir::PayloadMetaEntry& entry : source_.config().config())
+      if (!declared.count(entry.key())) names.push_back({entry.key(), {}});
+    return names;
+  }
 
  private:
   const ir::StateSource& source_;
@@ -77,6 +86,7 @@ class StateChecker {
 
   void run() {
     std::vector<DeclaredState> states = declared_state(index_.signature());
+    for (const DeclaredState& state : states) declared_.insert(state.fqn);
     if (!weights_.present() && !constants_.present()) {
       report_skipped(states);
       if (index_.program().layout() != ir::LAYOUT_PT2_ARCHIVE) return;
@@ -158,8 +168,15 @@ class StateChecker {
                                state.kind == "custom_obj" ? "Custom object" : "Constant tensor",
                                state.fqn));
     }
-    finding.fix(fmt::format("save `{}` in the {} (an entry in {} and its record)", state.fqn,
-                            home.label(), home.where()));
+    std::optional<NearMiss> near = find_near_miss(state.fqn, home.unclaimed_entries(declared_));
+    if (near) {
+      finding.note(fmt::format("did you mean the entry `{}`? {}", near->name, near->explanation))
+          .fix(fmt::format("rename the entry `{}` to `{}` in {}", near->name, state.fqn,
+                           home.where()));
+    } else {
+      finding.fix(fmt::format("save `{}` in the {} (an entry in {} and its record)", state.fqn,
+                              home.label(), home.where()));
+    }
   }
 
   void check_record(const DeclaredState& state, const Payload& payload,
@@ -261,6 +278,7 @@ class StateChecker {
   Payload weights_;
   Payload constants_;
   std::unordered_set<std::string_view> reported_missing_;
+  std::unordered_set<std::string_view> declared_;  // every FQN an input spec lifts
 };
 
 }  // namespace

@@ -9,8 +9,8 @@ class StateDictMismatch final : public Rule {
  public:
   static constexpr RuleInfo kInfo{
       "PT206", "state-dict-mismatch", Severity::kError, RulePhase::kStructural,
-      "every parameter and persistent buffer has a weights entry whose record exists and fits "
-      "its tensor; constants and non-persistent buffers live in the constants"};
+      "the weights and constants saved with the program match the state it lifts, with "
+      "records that fit their tensors"};
   const RuleInfo& info() const override { return kInfo; }
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override;
 };

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <unordered_map>
-#include <unordered_set>
 
 #include "rules/structural/graph_helpers.h"
 #include "rules/structural/signature_helpers.h"
@@ -17,54 +16,83 @@ constexpr std::string_view kLoadFails =
     "torch.export.load rebuilds the graph in order and looks every argument up among the "
     "values built so far, so it fails on this file";
 
+// Where each name of one graph is first defined: -1 for a graph input, n for node n. The top
+// level answers from the ProgramIndex, which already maps every name; subgraphs build a map.
+class Definitions {
+ public:
+  explicit Definitions(const ProgramIndex& index) : index_(&index), graph_(&index.graph()) {}
+  explicit Definitions(const ir::Graph& graph) : graph_(&graph) {
+    local_.reserve(static_cast<std::size_t>(graph.inputs_size() + graph.nodes_size()) * 2);
+    std::vector<std::string_view> names;
+    for (const ir::Argument& input : graph.inputs()) collect_value_names(input, names);
+    for (std::string_view name : names) local_.try_emplace(name, -1);
+    for (int n = 0; n < graph.nodes_size(); ++n) {
+      names.clear();
+      for (const ir::Argument& output : graph.nodes(n).outputs()) collect_value_names(output, names);
+      for (std::string_view name : names) local_.try_emplace(name, n);
+    }
+  }
+
+  std::optional<int> first(std::string_view name) const {
+    if (index_ != nullptr) {
+      std::optional<ValueDef> def = index_->definition(name);
+      if (!def) return std::nullopt;
+      return def->placeholder >= 0 ? -1 : def->node;
+    }
+    auto it = local_.find(name);
+    if (it == local_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool contains(std::string_view name) const { return first(name).has_value(); }
+
+  // Every defined name, for "did you mean" (rare, so built on demand).
+  std::vector<std::string_view> names() const {
+    std::vector<std::string_view> all;
+    for (const ir::Argument& input : graph_->inputs()) collect_value_names(input, all);
+    for (const ir::Node& node : graph_->nodes())
+      for (const ir::Argument& output : node.outputs()) collect_value_names(output, all);
+    return all;
+  }
+
+ private:
+  const ProgramIndex* index_ = nullptr;
+  const ir::Graph* graph_;
+  std::unordered_map<std::string_view, int> local_;
+};
+
 // Checks one graph (top level or a subgraph, each its own scope) in node order.
 class ScopeChecker {
  public:
   ScopeChecker(const ProgramIndex& index, DiagnosticSink& sink, const RuleInfo& info)
       : index_(index), sink_(sink), info_(info) {}
 
-  // Returns the names defined in `graph` (inputs and node outputs), for the caller's checks of
-  // what reads the graph's results.
-  std::unordered_set<std::string_view> check(const ir::Graph& graph, const GraphScope& scope) {
-    std::unordered_set<std::string_view> defined;
+  // Checks `graph` against `defined`, the definitions of that same graph.
+  void check(const ir::Graph& graph, const Definitions& defined, const GraphScope& scope) {
     std::vector<std::string_view> names;
-    for (const ir::Argument& input : graph.inputs()) collect_value_names(input, names);
-    defined.insert(names.begin(), names.end());
-
-    // Where each value is (first) produced, to tell "defined later" from "never defined".
-    std::unordered_map<std::string_view, int> producer;
-    for (int n = 0; n < graph.nodes_size(); ++n) {
-      names.clear();
-      for (const ir::Argument& output : graph.nodes(n).outputs()) collect_value_names(output, names);
-      for (std::string_view name : names) producer.try_emplace(name, n);
-    }
-
     for (int n = 0; n < graph.nodes_size(); ++n) {
       const ir::Node& node = graph.nodes(n);
       names.clear();
       for (const ir::NamedArgument& input : node.inputs()) collect_value_names(input.arg(), names);
       for (std::string_view name : names) {
-        if (!defined.count(name)) report_node_read(graph, n, name, producer, defined, scope);
+        std::optional<int> first = defined.first(name);
+        if (!first || *first >= n)
+          report_node_read(graph, n, name, first.value_or(-2), defined, scope);
       }
-      names.clear();
-      for (const ir::Argument& output : node.outputs()) collect_value_names(output, names);
-      defined.insert(names.begin(), names.end());
-      if (scope.depth < kMaxSubgraphDepth) {
-        for (const Subgraph& subgraph : subgraphs_of(node)) {
-          GraphScope inner_scope = scope.enter(subgraph, fx_node_name(node));
-          std::unordered_set<std::string_view> inner = check(*subgraph.graph, inner_scope);
-          check_subgraph_outputs(*subgraph.graph, inner, inner_scope);
-        }
+      if (scope.depth >= kMaxSubgraphDepth) continue;
+      for (const Subgraph& subgraph : subgraphs_of(node)) {
+        GraphScope inner_scope = scope.enter(subgraph, fx_node_name(node));
+        Definitions inner(*subgraph.graph);
+        check(*subgraph.graph, inner, inner_scope);
+        check_subgraph_outputs(*subgraph.graph, inner, inner_scope);
       }
     }
-    return defined;
   }
 
-  void check_top_level_outputs(const std::unordered_set<std::string_view>& defined) {
+  void check_top_level_outputs(const Definitions& defined) {
     const std::vector<std::string_view>& outputs = index_.output_names();
     const auto& specs = index_.signature().output_specs();
     for (int i = 0; i < static_cast<int>(outputs.size()); ++i) {
-      if (outputs[i].empty() || defined.count(outputs[i])) continue;
+      if (outputs[i].empty() || defined.contains(outputs[i])) continue;
       InFlightFinding finding = emit(
           sink_, info_, index_.name(),
           fmt::format("graph output {} names `{}`, which no graph input or node defines", i,
@@ -77,7 +105,7 @@ class ScopeChecker {
     for (int i = 0; i < specs.size(); ++i) {
       std::string_view name = output_spec_arg_name(specs[i]);
       bool same_as_output = i < static_cast<int>(outputs.size()) && outputs[i] == name;
-      if (name.empty() || defined.count(name) || same_as_output) continue;
+      if (name.empty() || defined.contains(name) || same_as_output) continue;
       InFlightFinding finding = emit(
           sink_, info_, index_.name(),
           fmt::format("output_specs[{}] ({}) names `{}`, which no graph input or node defines",
@@ -90,21 +118,19 @@ class ScopeChecker {
   }
 
  private:
-  void report_node_read(const ir::Graph& graph, int n, std::string_view name,
-                        const std::unordered_map<std::string_view, int>& producer,
-                        const std::unordered_set<std::string_view>& defined,
-                        const GraphScope& scope) {
+  // `producer`: the node that defines `name` at or after node n, or -2 when nothing does.
+  void report_node_read(const ir::Graph& graph, int n, std::string_view name, int producer,
+                        const Definitions& defined, const GraphScope& scope) {
     const ir::Node& node = graph.nodes(n);
     std::string_view node_name = fx_node_name(node);
     std::string location = scope.top_level_node.empty() ? std::string(node_name)
                                                         : scope.top_level_node;
-    auto later = producer.find(name);
-    if (later != producer.end()) {
-      std::string_view producer_name = fx_node_name(graph.nodes(later->second));
+    if (producer >= 0) {
+      std::string_view producer_name = fx_node_name(graph.nodes(producer));
       emit(sink_, info_, index_.name(),
            fmt::format("node `{}` (position {}){} reads `{}` before node `{}` (position {}) "
                        "defines it",
-                       node_name, n, scope.description, name, producer_name, later->second))
+                       node_name, n, scope.description, name, producer_name, producer))
           .at_node(location)
           .at_value(std::string(name))
           .op(node.target())
@@ -126,13 +152,12 @@ class ScopeChecker {
                          node_name, name));
   }
 
-  void check_subgraph_outputs(const ir::Graph& graph,
-                              const std::unordered_set<std::string_view>& defined,
+  void check_subgraph_outputs(const ir::Graph& graph, const Definitions& defined,
                               const GraphScope& scope) {
     std::vector<std::string_view> names;
     for (const ir::Argument& output : graph.outputs()) collect_value_names(output, names);
     for (std::string_view name : names) {
-      if (defined.count(name)) continue;
+      if (defined.contains(name)) continue;
       emit(sink_, info_, index_.name(),
            fmt::format("an output{} names `{}`, which nothing in that subgraph defines",
                        scope.description, name))
@@ -145,12 +170,10 @@ class ScopeChecker {
 
   // "did you mean" over what is defined. Each costs a pass over every name, so only the
   // first few findings get one: a graph with thousands of bad reads stays linear.
-  void suggest(InFlightFinding& finding, std::string_view name,
-               const std::unordered_set<std::string_view>& defined) {
+  void suggest(InFlightFinding& finding, std::string_view name, const Definitions& defined) {
     if (suggestions_left_ == 0) return;
     --suggestions_left_;
-    std::vector<std::string_view> candidates(defined.begin(), defined.end());
-    std::string closest = closest_match(name, candidates);
+    std::string closest = closest_match(name, defined.names());
     if (!closest.empty()) finding.note(fmt::format("did you mean `{}`?", closest));
   }
 
@@ -164,7 +187,8 @@ class ScopeChecker {
 
 void ValueDefinedBeforeUse::check(const ProgramIndex& index, DiagnosticSink& sink) const {
   ScopeChecker checker(index, sink, kInfo);
-  std::unordered_set<std::string_view> defined = checker.check(index.graph(), GraphScope{});
+  Definitions defined(index);
+  checker.check(index.graph(), defined, GraphScope{});
   checker.check_top_level_outputs(defined);
 }
 

@@ -62,23 +62,29 @@ void collect_typed(const ir::Argument& a, std::vector<TypedValue>& out) {
   }
 }
 
-// The names in each value table of one graph.
+// The names in each value table of one graph. The top-level tensor table, by far the largest,
+// is already indexed by the ProgramIndex; subgraphs get sets of their own.
 class ValueTables {
  public:
-  explicit ValueTables(const ir::Graph& graph) {
-    for (const auto& e : graph.tensor_values()) tensors_.insert(e.key());
+  ValueTables(const ir::Graph& graph, const ProgramIndex* top_level) : top_level_(top_level) {
+    if (top_level_ == nullptr)
+      for (const auto& e : graph.tensor_values()) tensors_.insert(e.key());
     for (const auto& e : graph.sym_int_values()) sym_ints_.insert(e.key());
     for (const auto& e : graph.sym_bool_values()) sym_bools_.insert(e.key());
     for (const auto& e : graph.sym_float_values()) sym_floats_.insert(e.key());
   }
   bool has(const TypedValue& value) const {
-    if (value.table == "tensor_values") return tensors_.count(value.name) != 0;
+    if (value.table == "tensor_values") {
+      return top_level_ ? top_level_->tensor_meta(value.name) != nullptr
+                        : tensors_.count(value.name) != 0;
+    }
     if (value.table == "sym_int_values") return sym_ints_.count(value.name) != 0;
     if (value.table == "sym_bool_values") return sym_bools_.count(value.name) != 0;
     return sym_floats_.count(value.name) != 0;
   }
 
  private:
+  const ProgramIndex* top_level_;
   std::unordered_set<std::string_view> tensors_, sym_ints_, sym_bools_, sym_floats_;
 };
 
@@ -88,7 +94,7 @@ class MetadataChecker {
       : index_(index), sink_(sink), info_(info) {}
 
   void check(const ir::Graph& graph, const GraphScope& scope) {
-    ValueTables tables(graph);
+    ValueTables tables(graph, scope.depth == 0 ? &index_ : nullptr);
     std::vector<TypedValue> values;
     for (int i = 0; i < graph.inputs_size(); ++i) {
       values.clear();

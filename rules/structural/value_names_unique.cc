@@ -11,9 +11,10 @@
 namespace pt2lint {
 namespace {
 
-// Who defined a name first, in words: "graph input 2" or "node `add` (position 4)".
+// Who defined a name first: graph input `index` (when `is_input`) or node `index`.
 struct Definer {
-  std::string words;
+  bool is_input = false;
+  int index = 0;
 };
 
 class UniquenessChecker {
@@ -25,40 +26,45 @@ class UniquenessChecker {
   // output share that namespace (a single-output node's name is its value's name).
   void check(const ir::Graph& graph, const GraphScope& scope) {
     std::unordered_map<std::string_view, Definer> first;
+    first.reserve(static_cast<std::size_t>(graph.inputs_size() + graph.nodes_size()) * 2);
     std::vector<std::string_view> names;
     for (int i = 0; i < graph.inputs_size(); ++i) {
       names.clear();
       collect_value_names(graph.inputs(i), names);
-      for (std::string_view name : names)
-        define(first, name, fmt::format("graph input {}", i), "", scope);
+      for (std::string_view name : names) define(graph, first, name, {true, i}, scope);
     }
     for (int n = 0; n < graph.nodes_size(); ++n) {
       const ir::Node& node = graph.nodes(n);
-      std::string_view node_name = fx_node_name(node);
-      std::string words = fmt::format("node `{}` (position {})", node_name, n);
       names.clear();
       for (const ir::Argument& output : node.outputs()) collect_value_names(output, names);
       if (node.has_name() && !node.name().empty() &&
           std::find(names.begin(), names.end(), node.name()) == names.end())
         names.push_back(node.name());
-      for (std::string_view name : names) define(first, name, words, node_name, scope);
+      for (std::string_view name : names) define(graph, first, name, {false, n}, scope);
       if (scope.depth >= kMaxSubgraphDepth) continue;
       for (const Subgraph& subgraph : subgraphs_of(node))
-        check(*subgraph.graph, scope.enter(subgraph, node_name));
+        check(*subgraph.graph, scope.enter(subgraph, fx_node_name(node)));
     }
   }
 
  private:
-  void define(std::unordered_map<std::string_view, Definer>& first, std::string_view name,
-              const std::string& words, std::string_view node_name, const GraphScope& scope) {
-    auto [it, inserted] = first.try_emplace(name, Definer{words});
+  static std::string words(const ir::Graph& graph, Definer definer) {
+    if (definer.is_input) return fmt::format("graph input {}", definer.index);
+    return fmt::format("node `{}` (position {})", fx_node_name(graph.nodes(definer.index)),
+                       definer.index);
+  }
+
+  void define(const ir::Graph& graph, std::unordered_map<std::string_view, Definer>& first,
+              std::string_view name, Definer definer, const GraphScope& scope) {
+    auto [it, inserted] = first.try_emplace(name, definer);
     if (inserted) return;
     InFlightFinding finding = emit(
         sink_, info_, index_.name(),
         fmt::format("`{}` is defined twice{}: by {} and again by {}", name, scope.description,
-                    it->second.words, words));
+                    words(graph, it->second), words(graph, definer)));
     std::string location = !scope.top_level_node.empty() ? scope.top_level_node
-                                                          : std::string(node_name);
+                           : definer.is_input            ? std::string()
+                                              : std::string(fx_node_name(graph.nodes(definer.index)));
     if (!location.empty()) finding.at_node(location);
     finding.at_value(std::string(name))
         .note(fmt::format("torch.export.load rejects this file (\"Node {} has already been "

@@ -57,7 +57,7 @@ def check_sarif(text):
 
 def check_rdjson(text):
     result = json.loads(text)
-    problems = schema_problems(result, os.path.join(HERE, "rdjson-DiagnosticResult.schema.json"))
+    problems = schema_problems(result, os.path.join(HERE, "rdjson.schema.json"))
     # What reviewdog's proto documents but the generated schema leaves optional.
     for i, d in enumerate(result.get("diagnostics", [])):
         if not d.get("message") or not d.get("location", {}).get("path"):

@@ -55,8 +55,8 @@ TEST_F(ConfigDiscovery, PerFileIgnoresResolvePerFile) {
   static const RuleInfo kTarget{"PT204", "mutation-target-resolves", Severity::kError, RulePhase::kLoad, ""};
   static const RuleInfo kUnused{"PT306", "state-is-used", Severity::kWarning, RulePhase::kLoad, ""};
   RuleRegistry registry;
-  registry.add_load_rule(kTarget);
-  registry.add_load_rule(kUnused);
+  registry.add_reported_elsewhere(kTarget);
+  registry.add_reported_elsewhere(kUnused);
   Config config;
   config.base_dir = root_ / "zoo";
   config.per_file_ignores.push_back({"models/legacy/*.pt2", {"PT204"}});
@@ -73,8 +73,8 @@ TEST(ConfigFilter, CommandLineSelectReplacesTheConfigs) {
   static const RuleInfo kTarget{"PT204", "mutation-target-resolves", Severity::kError, RulePhase::kLoad, ""};
   static const RuleInfo kUnused{"PT306", "state-is-used", Severity::kWarning, RulePhase::kLoad, ""};
   RuleRegistry registry;
-  registry.add_load_rule(kTarget);
-  registry.add_load_rule(kUnused);
+  registry.add_reported_elsewhere(kTarget);
+  registry.add_reported_elsewhere(kUnused);
   Config config;
   config.select = std::vector<std::string>{"PT204"};
   std::string error;

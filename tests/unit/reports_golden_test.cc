@@ -97,9 +97,9 @@ std::string normalise(std::string text) {
 
 std::string render(std::string_view format) {
   RuleRegistry registry;
-  registry.add_load_rule(kStateUsed);
-  registry.add_load_rule(kMalformed);
-  registry.add_load_rule(kMutationTarget);
+  registry.add_reported_elsewhere(kStateUsed);
+  registry.add_reported_elsewhere(kMalformed);
+  registry.add_reported_elsewhere(kMutationTarget);
   RenderOptions options;
   options.registry = &registry;
   options.source_root = "/home/ci/repo";

@@ -34,6 +34,7 @@ struct CheckOptions {
   std::string output;
   unsigned jobs = 0;
   bool show_mutations = false;
+  bool verbose = false;
   bool statistics = false;
   bool quiet = false;
   std::string config;
@@ -248,6 +249,7 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
   RenderOptions render;
   render.registry = &registry;
   render.show_mutations = options.show_mutations;
+  render.verbose = options.verbose;
   render.statistics = options.statistics && options.format == "text";
   render.source_root = options.source_root;
   render.baseline_active = !options.baseline.empty();
@@ -300,6 +302,8 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                   "folder that stack-trace paths are made relative to (sarif, github, ...)");
   cmd->add_flag("--show-mutations", check.show_mutations,
                 "print each program's effective mutation set");
+  cmd->add_flag("-v,--verbose", check.verbose,
+                "also list the ops pt2lint has no schema for (treated conservatively)");
   cmd->add_flag("--statistics", check.statistics, "print finding counts per rule");
   cmd->add_flag("-q,--quiet", check.quiet,
                 "print nothing in text format, no progress line; use the exit code");

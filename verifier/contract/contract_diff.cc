@@ -207,7 +207,8 @@ class ContractDiff {
   }
 
   void compare(const WritePromise& b, const WritePromise& a, const std::string& target) {
-    const std::string expected_base = b.base.empty() ? "" : mapped(renames_, b.base);
+    // A state updated in place is expected to be updated under whatever name it was matched.
+    const std::string expected_base = b.base.empty() ? "" : b.base == b.target ? target : mapped(renames_, b.base);
     if (!a.base.empty() && !expected_base.empty() && a.base != expected_base) {
       if (rename_key(a.base) == rename_key(expected_base)) {
         auto f = report(kWriteBackTargetRenamed,

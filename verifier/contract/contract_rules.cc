@@ -8,7 +8,7 @@ void register_contract_rules(RuleRegistry& registry) {
         &kWriteBackFromOtherState, &kWriteBackShapeChanged, &kUserOutputGained, &kUserOutputLost,
         &kUserOutputReordered, &kUserOutputChanged, &kUserOutputTreeChanged, &kUserInputChanged,
         &kProgramMissing}) {
-    registry.add_load_rule(*info);
+    registry.add_reported_elsewhere(*info);
   }
 }
 

@@ -75,6 +75,19 @@ std::string_view mutation_kind(const ir::OutputSpec& spec) {
   return "user_input";
 }
 
+// The tracer memoizes by string_view, so it must be handed names that live in the program.
+std::string_view stable_name(const ProgramIndex& index, std::string_view value) {
+  if (value.empty()) return {};
+  const std::optional<ValueDef> def = index.definition(value);
+  if (!def) return {};
+  if (def->placeholder >= 0) return index.placeholder_names()[def->placeholder];
+  std::vector<std::string_view> names;
+  for (const ir::Argument& output : index.graph().nodes(def->node).outputs()) collect_value_names(output, names);
+  for (std::string_view name : names)
+    if (name == value) return name;
+  return {};
+}
+
 ValueFacts state_facts(const ProgramIndex& index, int placeholder) {
   if (placeholder < 0) return {};
   return tensor_facts(index, index.placeholder_names()[placeholder]);
@@ -119,8 +132,9 @@ ProgramContract derive_contract(const ir::Program& program) {
   }
 
   auto base_of = [&](std::string_view value) -> std::string {
-    if (value.empty() || !index.definition(value)) return {};
-    const dataflow::Trace& trace = flow.tracer().update_origin(value);
+    const std::string_view stable = stable_name(index, value);
+    if (stable.empty()) return {};
+    const dataflow::Trace& trace = flow.tracer().update_origin(stable);
     if (trace.placeholder < 0) return {};
     return std::string(flow.state(trace.placeholder).target);
   };

@@ -39,7 +39,11 @@ struct WritePromise {
   std::string base;     // the state the written value is an update of; "" for a full
                         // overwrite or an unknown origin
   ValueFacts value;     // shape and dtype of the value written back
-  bool operator==(const WritePromise&) const = default;
+  // The promise only: where it comes from does not count.
+  bool operator==(const WritePromise& other) const {
+    return target == other.target && kind == other.kind && state == other.state &&
+           base == other.base && value == other.value;
+  }
 
   // Where it comes from, for messages only (not part of the promise).
   int output_spec = -1;       // the write-back output; -1 for an in-place write

@@ -1,0 +1,29 @@
+# Golden tests: one ctest per folder of golden files under tests/golden/ (for example
+# golden/structural/mutation-target-resolves), run by tests/golden/run_golden.py; its
+# docstring describes the `# expect:` lines. A new folder of goldens registers itself.
+set(PT2LINT_GOLDEN_ROOT ${CMAKE_CURRENT_SOURCE_DIR}/golden)
+file(GLOB_RECURSE golden_candidates CONFIGURE_DEPENDS
+  ${PT2LINT_GOLDEN_ROOT}/*.textproto ${PT2LINT_GOLDEN_ROOT}/*.expect)
+list(SORT golden_candidates)
+
+set(golden_dirs "")
+foreach(candidate ${golden_candidates})
+  # A sidecar X.expect makes X (any format) a golden file.
+  string(REGEX REPLACE "\\.expect$" "" golden ${candidate})
+  get_filename_component(dir ${golden} DIRECTORY)
+  string(MAKE_C_IDENTIFIER "${dir}" dir_key)
+  if(NOT DEFINED golden_files_${dir_key})
+    list(APPEND golden_dirs ${dir})
+  endif()
+  list(APPEND golden_files_${dir_key} ${golden})
+endforeach()
+
+foreach(dir ${golden_dirs})
+  string(MAKE_C_IDENTIFIER "${dir}" dir_key)
+  list(REMOVE_DUPLICATES golden_files_${dir_key})
+  file(RELATIVE_PATH name ${PT2LINT_GOLDEN_ROOT} ${dir})
+  add_test(NAME golden/${name}
+           COMMAND ${Python3_EXECUTABLE} ${PT2LINT_GOLDEN_ROOT}/run_golden.py
+                   $<TARGET_FILE:pt2lint> ${golden_files_${dir_key}})
+  set_tests_properties(golden/${name} PROPERTIES LABELS golden TIMEOUT 120)
+endforeach()

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Golden tests: run `pt2lint check --format json` on small programs and compare findings.
+
+Usage: run_golden.py PT2LINT PATH [PATH ...]
+Each PATH is a golden file or a folder searched recursively. A golden file is any
+`*.textproto` file, or any file X with a sidecar `X.expect` (for formats without comments:
+.json, .pt2). Expectations are comment lines, in the file itself or in its sidecar:
+
+  # expect: SEVERITY RULE LOCATION    one line per expected finding (duplicates count)
+  # expect: none                      the file must produce no finding (also the default
+                                      for a file without any expect line)
+  # ignore-rules: NAME, NAME          findings of these rules are not compared
+
+RULE is a rule name or ID. LOCATION is the finding's most specific location, the first
+present of: input_specs[i], output_specs[i], node:NAME, value:NAME, state:FQN,
+json:PATH, member:PATH; or `-` when the finding has no location.
+Fails (exit 1) on any unexpected or missing finding, or when pt2lint does not produce a
+JSON report; prints every difference first.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+EXPECT = "# expect:"
+IGNORE = "# ignore-rules:"
+
+
+def location_key(finding):
+    loc = finding.get("location", {})
+    if "input_spec" in loc:
+        return f"input_specs[{loc['input_spec']}]"
+    if "output_spec" in loc:
+        return f"output_specs[{loc['output_spec']}]"
+    for field, prefix in (("node", "node"), ("value", "value")):
+        if loc.get(field):
+            return f"{prefix}:{loc[field]}"
+    if finding.get("state"):
+        return f"state:{finding['state']}"
+    for field, prefix in (("json_path", "json"), ("archive_member", "member")):
+        if loc.get(field):
+            return f"{prefix}:{loc[field]}"
+    return "-"
+
+
+def read_expectations(path):
+    """Returns (expected Counter of (severity, rule, location), ignored rule set), or raises."""
+    source = path + ".expect" if os.path.exists(path + ".expect") else path
+    expected, ignored = collections.Counter(), set()
+    with open(source, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if line.startswith(IGNORE):
+                ignored |= {r.strip() for r in line[len(IGNORE):].split(",") if r.strip()}
+            elif line.startswith(EXPECT):
+                fields = line[len(EXPECT):].split()
+                if fields == ["none"]:
+                    continue
+                if len(fields) != 3:
+                    raise ValueError(f"{source}:{number}: want '# expect: SEVERITY RULE LOCATION'")
+                expected[tuple(fields)] += 1
+    return expected, ignored
+
+
+def actual_findings(tool, path, ignored):
+    run = subprocess.run([tool, "check", "--format", "json", path], capture_output=True,
+                         timeout=60)
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        raise RuntimeError(f"exit {run.returncode}, no JSON report: "
+                           f"{run.stderr.decode(errors='replace')[-400:]}")
+    found = collections.Counter()
+    # Findings name the rule by ID and by name; an expectation may use either, so both are kept.
+    aliases = {}
+    for file in report.get("files", []):
+        for f in file.get("findings", []):
+            if f.get("name") in ignored or f.get("rule") in ignored:
+                continue
+            key = (f.get("severity"), f.get("name"), location_key(f))
+            found[key] += 1
+            aliases[(f.get("severity"), f.get("rule"), key[2])] = key
+            aliases.setdefault(("message",) + key, f.get("message", ""))
+    return found, aliases
+
+
+def check_file(tool, path):
+    expected, ignored = read_expectations(path)
+    found, aliases = actual_findings(tool, path, ignored)
+    expected = collections.Counter({aliases.get(k, k): n for k, n in expected.items()})
+    problems = []
+    for key, n in (expected - found).items():
+        problems.append(f"missing    {' '.join(key)}" + (f" (x{n})" if n > 1 else ""))
+    for key, n in (found - expected).items():
+        message = aliases.get(("message",) + key, "")
+        problems.append(f"unexpected {' '.join(key)}" + (f" (x{n})" if n > 1 else "") +
+                        f": {message[:160]}")
+    return problems
+
+
+def golden_files(paths):
+    for path in paths:
+        if os.path.isfile(path):
+            yield path
+            continue
+        for folder, _, names in sorted(os.walk(path)):
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                if name.endswith(".textproto") or os.path.exists(full + ".expect"):
+                    yield full
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, paths = argv[1], argv[2:]
+    files = list(golden_files(paths))
+    if not files:
+        print(f"no golden files under {' '.join(paths)}", file=sys.stderr)
+        return 1
+    failed = 0
+    for path in files:
+        try:
+            problems = check_file(tool, path)
+        except (ValueError, RuntimeError, subprocess.TimeoutExpired) as error:
+            problems = [f"error      {error}"]
+        status = "ok  " if not problems else "FAIL"
+        print(f"{status} {path}")
+        for problem in problems:
+            print(f"       {problem}")
+        failed += bool(problems)
+    print(f"{len(files) - failed}/{len(files)} golden files pass")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
