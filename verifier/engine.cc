@@ -30,17 +30,25 @@ class NodeContextSink final : public DiagnosticSink {
  public:
   NodeContextSink(const ProgramIndex& index, DiagnosticSink& next) : index_(index), next_(next) {}
   void report(Finding finding) override {
-    if (!finding.location.node.empty()) {
-      if (auto node = index_.node_by_name(finding.location.node)) {
-        if (finding.op.empty()) finding.op = index_.graph().nodes(*node).target();
-        if (finding.stack_trace.empty())
-          finding.stack_trace = std::string(index_.node_metadata(*node, "stack_trace"));
-      }
+    if (auto node = node_of(finding.location)) {
+      if (finding.op.empty()) finding.op = index_.graph().nodes(*node).target();
+      if (finding.stack_trace.empty())
+        finding.stack_trace = std::string(index_.node_metadata(*node, "stack_trace"));
     }
     next_.report(std::move(finding));
   }
 
  private:
+  // The node named by the finding, else the node that produces the value it names.
+  std::optional<int> node_of(const Location& location) const {
+    if (!location.node.empty()) return index_.node_by_name(location.node);
+    if (location.value.empty()) return std::nullopt;
+    auto definition = index_.definition(location.value);
+    if (!definition || definition->node < 0) return std::nullopt;
+    return definition->node;
+  }
+
+
   const ProgramIndex& index_;
   DiagnosticSink& next_;
 };
