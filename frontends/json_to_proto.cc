@@ -624,7 +624,7 @@ class Walker {
   // Python's json module, as bare non-standard tokens.
   bool read_double(od::value& v, double& out) {
     if (!v.get_double().get(out)) return true;
-    od::json_type type;
+    od::json_type type{};
     const bool typed = !v.type().get(type);
     const std::string_view token = trim(v.raw_json_token());
     if (typed && type == od::json_type::string) {

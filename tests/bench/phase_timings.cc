@@ -1,0 +1,140 @@
+// Phase breakdown of checking one PT2 archive, in one cold process: the steps of
+// `pt2lint check` (load_file + Engine::check_program) called one by one through the public
+// APIs, each timed (wall and process CPU, ms). Not built by CMake; check_big_programs.sh
+// compiles it against a build tree's static libraries. Prints "phase wall_ms cpu_ms" lines.
+//   PER_RULE=1  also times each structural rule
+//   ARENA=1     builds the IR on a google::protobuf::Arena (the experiment in
+//               docs/performance.md; pt2lint itself does not)
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <google/protobuf/arena.h>
+
+#include "frontends/json_to_proto.h"
+#include "frontends/load_reporter.h"
+#include "frontends/zip_archive.h"
+#include "verifier/dataflow/dataflow_summary.h"
+#include "verifier/diagnostic_sink.h"
+#include "verifier/engine.h"
+#include "verifier/program_index.h"
+#include "verifier/rule_registry.h"
+
+using namespace pt2lint;
+
+namespace {
+
+double now(clockid_t clock) {
+  timespec t;
+  clock_gettime(clock, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+struct Timer {
+  double wall = now(CLOCK_MONOTONIC);
+  double cpu = now(CLOCK_PROCESS_CPUTIME_ID);
+  void lap(const std::string& name) {
+    const double w = now(CLOCK_MONOTONIC), c = now(CLOCK_PROCESS_CPUTIME_ID);
+    std::printf("%-14s %8.2f %8.2f\n", name.substr(0, 14).c_str(), w - wall, c - cpu);
+    wall = w;
+    cpu = c;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: phase_timings FILE.pt2\n");
+    return 2;
+  }
+  const bool per_rule = std::getenv("PER_RULE") != nullptr;
+  Timer t;
+  RuleRegistry registry;
+  register_all_rules(registry);
+  t.lap("registry");
+
+  std::string error;
+  auto zip = ZipArchive::open_file(argv[1], 1'000'000, error);
+  if (!zip) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 2;
+  }
+  t.lap("zip_open");
+  const ZipArchive::Member* model = nullptr;
+  const ZipArchive::Member* weights = nullptr;
+  for (const auto& m : zip->members()) {
+    if (model == nullptr && m.name.find("/models/") != std::string::npos &&
+        m.name.ends_with(".json")) {
+      model = &m;
+    }
+    if (m.name.ends_with("_weights_config.json")) weights = &m;
+  }
+  if (model == nullptr || weights == nullptr) {
+    std::fprintf(stderr, "not a PT2 archive with a model and a weights config\n");
+    return 2;
+  }
+  PaddedBytes json;
+  zip->read(*model, std::uint64_t{1} << 30, json, error);
+  t.lap("member_read");
+
+  CollectingSink load_findings;
+  LoadReporter reporter(load_findings);
+  JsonToProto reader;
+  google::protobuf::Arena* arena = std::getenv("ARENA") ? new google::protobuf::Arena : nullptr;
+  ir::Program& program = arena ? *google::protobuf::Arena::CreateMessage<ir::Program>(arena)
+                               : *new ir::Program;
+  program.set_name("model");
+  reader.read(json, *program.mutable_program(), {"model", model->name}, reporter);
+  t.lap("json_to_ir");
+  json = PaddedBytes();
+  t.lap("free_json");
+
+  PaddedBytes config;
+  zip->read(*weights, std::uint64_t{1} << 30, config, error);
+  reader.read(config, *program.mutable_weights()->mutable_config(), {"model", weights->name},
+              reporter);
+  for (const auto& m : zip->members()) {
+    if (m.name.find("/data/weights/") != std::string::npos && !m.name.ends_with(".json")) {
+      auto* record = program.mutable_weights()->add_records();
+      record->set_path(m.name);
+      record->set_size(m.size);
+    }
+  }
+  t.lap("weights_config");
+  zip.reset();
+  t.lap("zip_close");
+
+  std::size_t findings = 0;
+  {
+    ProgramIndex index(program);
+    t.lap("index");
+    CollectingSink out;
+    for (const auto& rule : registry.rules()) {
+      if (rule->info().phase != RulePhase::kStructural) continue;
+      rule->check(index, out);
+      if (per_rule) t.lap("  " + std::string(rule->info().name));
+    }
+    t.lap("structural");
+    ProgramSummary summary;
+    dataflow::summarize_dataflow(index, summary);
+    t.lap("df_summary");
+    for (const auto& rule : registry.rules()) {
+      if (rule->info().phase == RulePhase::kDataflow) rule->check(index, out);
+    }
+    t.lap("df_rules");
+    findings = out.findings().size();
+  }
+  t.lap("index_free");
+  if (arena != nullptr) {
+    delete arena;
+  } else {
+    delete &program;
+  }
+  t.lap("ir_free");
+  std::fprintf(stderr, "%zu load findings, %zu rule findings\n", load_findings.findings().size(),
+               findings);
+  return 0;
+}
