@@ -7,6 +7,7 @@
 
 #include "frontends/load_context.h"
 #include "frontends/padded_bytes.h"
+#include "frontends/program_output.h"
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -15,6 +16,6 @@ namespace pt2lint {
 // not an exported program (no top-level graph_module or schema_version): a folder holds
 // plenty of unrelated JSON.
 bool load_bare_json(const PaddedBytes& json, std::string_view file_name, LoadContext& context,
-                    std::vector<ir::Program>& out);
+                    ProgramOutput& out);
 
 }  // namespace pt2lint

@@ -27,8 +27,8 @@ bool parse_version(std::string_view text, long long& major) {
 }  // namespace
 
 void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_member,
-                     LoadContext& context, std::vector<ir::Program>& out) {
-  ir::Program program;
+                     LoadContext& context, ProgramOutput& out) {
+  ir::Program& program = out.add();
   program.set_name(kDefaultProgramName);
   program.set_layout(ir::LAYOUT_LEGACY_ZIP);
   program.set_json_path(program_member.name);
@@ -70,7 +70,6 @@ void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_me
           version_member->name);
     }
   }
-  out.push_back(std::move(program));
 }
 
 }  // namespace pt2lint

@@ -6,11 +6,12 @@
 
 #include "frontends/load_context.h"
 #include "frontends/zip_archive.h"
+#include "frontends/program_output.h"
 #include "program.pb.h"
 
 namespace pt2lint {
 
 void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_member,
-                     LoadContext& context, std::vector<ir::Program>& out);
+                     LoadContext& context, ProgramOutput& out);
 
 }  // namespace pt2lint

@@ -126,30 +126,29 @@ class Loader {
   LoadContext context_;
 };
 
-}  // namespace
-
-LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
-                      LoadedFile& out, DiagnosticSink& sink) {
+// Both load_file variants: one parsing path, whichever way the programs are stored.
+LoadOutcome load_file_into(const std::filesystem::path& path, const LoadOptions& options,
+                           ProgramOutput& programs, std::string& error, DiagnosticSink& sink) {
   const std::string name = path.string();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    out.error = fmt::format("cannot read '{}': it is a directory", name);
+    error = fmt::format("cannot read '{}': it is a directory", name);
     return LoadOutcome::kUnreadable;
   }
   File file(std::fopen(path.c_str(), "rb"));
   if (!file) {
-    out.error = fmt::format("cannot open '{}': {}", name, std::strerror(errno));
+    error = fmt::format("cannot open '{}': {}", name, std::strerror(errno));
     return LoadOutcome::kUnreadable;
   }
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) {
-    out.error = fmt::format("cannot read '{}': {}", name, ec.message());
+    error = fmt::format("cannot read '{}': {}", name, ec.message());
     return LoadOutcome::kUnreadable;
   }
   char head_buffer[4096];
   const std::size_t head_size = std::fread(head_buffer, 1, sizeof head_buffer, file.get());
   if (head_size == 0 && std::ferror(file.get())) {
-    out.error = fmt::format("cannot read '{}': {}", name, std::strerror(errno));
+    error = fmt::format("cannot read '{}': {}", name, std::strerror(errno));
     return LoadOutcome::kUnreadable;
   }
   const std::string_view head(head_buffer, head_size);
@@ -165,14 +164,14 @@ LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& opti
         loader.zip_failed(name, error);
         break;
       }
-      load_zip(*zip, name, loader.context_, out.programs);
+      load_zip(*zip, name, loader.context_, programs);
       break;
     }
     case Content::kTextproto: {
       PaddedBytes text;
       if (read_whole(file.get(), size, options.max_program_json_bytes, name, loader.reporter_,
                      text)) {
-        load_textproto(text.view(), name, loader.context_, out.programs);
+        load_textproto(text.view(), name, loader.context_, programs);
       }
       break;
     }
@@ -180,7 +179,7 @@ LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& opti
       PaddedBytes json;
       if (read_whole(file.get(), size, options.max_program_json_bytes, name, loader.reporter_,
                      json) &&
-          !load_bare_json(json, name, loader.context_, out.programs)) {
+          !load_bare_json(json, name, loader.context_, programs)) {
         return loader.finish(LoadOutcome::kSkipped);
       }
       break;
@@ -193,8 +192,29 @@ LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& opti
   return loader.finish(LoadOutcome::kLoaded);
 }
 
+}  // namespace
+
+LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
+                      LoadedFile& out, DiagnosticSink& sink) {
+  ProgramOutput programs(out.programs);
+  return load_file_into(path, options, programs, out.error, sink);
+}
+
+LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
+                      ArenaLoadedFile& out, DiagnosticSink& sink) {
+  // The first block holds a small program whole; later blocks grow to 8 MB, so the IR of a
+  // 5,000-node program (~25 MB) takes a handful of blocks instead of ~166 k mallocs.
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.start_block_size = std::size_t{1} << 20;
+  arena_options.max_block_size = std::size_t{8} << 20;
+  out.arena = std::make_unique<google::protobuf::Arena>(arena_options);
+  ProgramOutput programs(*out.arena, out.programs);
+  return load_file_into(path, options, programs, out.error, sink);
+}
+
 LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const LoadOptions& options,
                        LoadedFile& out, DiagnosticSink& sink) {
+  ProgramOutput programs(out.programs);
   Loader loader(options, sink);
   const std::string_view head = bytes.substr(0, 4096);
   switch (classify(head, name)) {
@@ -206,7 +226,7 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
         loader.zip_failed(name, error);
         break;
       }
-      load_zip(*zip, name, loader.context_, out.programs);
+      load_zip(*zip, name, loader.context_, programs);
       break;
     }
     case Content::kTextproto:
@@ -217,7 +237,7 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
                                             options.max_program_json_bytes));
         break;
       }
-      load_textproto(bytes, name, loader.context_, out.programs);
+      load_textproto(bytes, name, loader.context_, programs);
       break;
     case Content::kJson: {
       if (bytes.size() > options.max_program_json_bytes) {
@@ -234,7 +254,7 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
                                             bytes.size(), name));
         break;
       }
-      if (!load_bare_json(json, name, loader.context_, out.programs)) {
+      if (!load_bare_json(json, name, loader.context_, programs)) {
         return loader.finish(LoadOutcome::kSkipped);
       }
       break;

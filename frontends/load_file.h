@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <google/protobuf/arena.h>
 
 #include "program.pb.h"
 #include "verifier/diagnostic_sink.h"
@@ -35,7 +38,18 @@ struct LoadedFile {
   std::string error;  // set for kUnreadable
 };
 
+// The same programs and findings as LoadedFile, with the IR on an arena that `arena` owns:
+// for callers that only read the programs and drop them together (Engine::check_file).
+// The programs live as long as the arena; they cannot be moved out.
+struct ArenaLoadedFile {
+  std::unique_ptr<google::protobuf::Arena> arena;
+  std::vector<ir::Program*> programs;
+  std::string error;  // set for kUnreadable
+};
+
 LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
                       LoadedFile& out, DiagnosticSink& sink);
+LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
+                      ArenaLoadedFile& out, DiagnosticSink& sink);
 
 }  // namespace pt2lint

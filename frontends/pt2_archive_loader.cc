@@ -57,7 +57,7 @@ void load_state(const ZipArchive& zip, const std::string& root, std::string_view
 }  // namespace
 
 void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadContext& context,
-                      std::vector<ir::Program>& out) {
+                      ProgramOutput& out) {
   const std::string root(root_view);
   const std::string models_dir = root + std::string(kModelsDir);
 
@@ -117,7 +117,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
     const std::string name(file.substr(0, file.size() - kJsonSuffix.size()));
     ++models;
 
-    ir::Program program;
+    ir::Program& program = out.add();
     program.set_name(name.empty() ? kDefaultProgramName : name);
     program.set_layout(ir::LAYOUT_PT2_ARCHIVE);
     program.set_json_path(m.name);
@@ -132,7 +132,6 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
                *program.mutable_weights());
     load_state(zip, root, kConstantsDir, name + "_constants_config.json", program, context,
                *program.mutable_constants());
-    out.push_back(std::move(program));
   }
   if (models == 0) {
     context.reporter.report(kMalformedProgram, "",

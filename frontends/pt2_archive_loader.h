@@ -7,12 +7,13 @@
 
 #include "frontends/load_context.h"
 #include "frontends/zip_archive.h"
+#include "frontends/program_output.h"
 #include "program.pb.h"
 
 namespace pt2lint {
 
 // `root` is the folder every member lives under, with its trailing slash ("counter/").
 void load_pt2_archive(const ZipArchive& zip, std::string_view root, LoadContext& context,
-                      std::vector<ir::Program>& out);
+                      ProgramOutput& out);
 
 }  // namespace pt2lint

@@ -49,7 +49,7 @@ bool parse(std::string_view text, pb::Message& message, int recursion_limit, Err
 }  // namespace
 
 void load_textproto(std::string_view text, std::string_view file_name, LoadContext& context,
-                    std::vector<ir::Program>& out) {
+                    ProgramOutput& out) {
   if (text.size() > static_cast<std::size_t>(INT_MAX)) {
     context.reporter.report(kMalformedProgram, "",
                             fmt::format("the textproto is {} bytes, more than pt2lint reads",
@@ -90,7 +90,8 @@ void load_textproto(std::string_view text, std::string_view file_name, LoadConte
     if (program.json_path().empty()) program.set_json_path(std::string(file_name));
     // Hand-written programs often leave the version out; only a stated one is checked.
     if (program.program().has_schema_version()) check_schema_version(context, program);
-    out.push_back(std::move(program));
+    // Moving into an arena program copies; textprotos are small hand-written files.
+    out.add() = std::move(program);
   }
   if (set.programs_size() == 0) {
     context.reporter.report(kMalformedProgram, "",

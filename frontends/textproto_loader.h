@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "frontends/load_context.h"
+#include "frontends/program_output.h"
 #include "program.pb.h"
 
 namespace pt2lint {
 
 void load_textproto(std::string_view text, std::string_view file_name, LoadContext& context,
-                    std::vector<ir::Program>& out);
+                    ProgramOutput& out);
 
 }  // namespace pt2lint

@@ -52,7 +52,7 @@ bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
 }
 
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
-              std::vector<ir::Program>& out) {
+              ProgramOutput& out) {
   const ZipArchive::Member* first = nullptr;
   for (const auto& m : zip.members()) {
     if (!m.unsafe.empty()) {

@@ -6,12 +6,13 @@
 
 #include "frontends/load_context.h"
 #include "frontends/zip_archive.h"
+#include "frontends/program_output.h"
 #include "program.pb.h"
 
 namespace pt2lint {
 
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
-              std::vector<ir::Program>& out);
+              ProgramOutput& out);
 
 // Reads a short text member (archive_format, version, ...) with surrounding whitespace
 // removed. Reports malformed-program under `program` and returns false when it cannot.

@@ -33,6 +33,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
           << severity_name(f.severity) << ':' << palette.reset() << ' ' << f.message << " ["
           << f.rule_id << ' ' << f.rule_name << "]\n";
       std::string where = describe_location(f.location);
+      if (!f.op.empty()) where += (where.empty() ? "op " : ", op ") + f.op;
       if (!where.empty()) out << "  at: " << where << '\n';
       for (const std::string& note : f.notes) out << "  note: " << note << '\n';
       if (f.fix) out << "  fix: " << f.fix->description << '\n';

@@ -121,16 +121,17 @@ FileResult Engine::check_file(const std::filesystem::path& path,
     std::vector<std::string> broken_programs_;
   } load_watch(filtered);
 
-  LoadedFile loaded;
+  // The IR lives on an arena: it is only read here and dropped whole at the end.
+  ArenaLoadedFile loaded;
   result.outcome = load_file(path, options, loaded, load_watch);
   if (result.outcome == LoadOutcome::kUnreadable) {
     result.error = loaded.error;
     return result;
   }
   if (result.outcome == LoadOutcome::kSkipped) return result;
-  for (const ir::Program& program : loaded.programs) {
+  for (const ir::Program* program : loaded.programs) {
     result.programs.push_back(
-        check_program(program, filtered, !load_watch.broken(program.name())));
+        check_program(*program, filtered, !load_watch.broken(program->name())));
   }
   result.findings = collected.take();
   return result;
