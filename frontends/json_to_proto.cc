@@ -742,7 +742,13 @@ class Walker {
 }  // namespace
 
 struct JsonToProto::Impl {
-  explicit Impl(const JsonReadOptions& o) : options(o), tables(o.use_field_setters) {}
+  // simdjson's own depth limit sits above the walker's, so the walker always reports a too
+  // deep document first; simdjson only asserts on it (in builds without NDEBUG).
+  explicit Impl(const JsonReadOptions& o) : options(o), tables(o.use_field_setters) {
+    // iterate() keeps this depth when it grows the parser for a larger document.
+    [[maybe_unused]] simdjson::error_code ignored =  // a failure resurfaces in iterate()
+        parser.allocate(4096, std::size_t{o.max_depth} + 64);
+  }
   JsonReadOptions options;
   od::parser parser;
   SchemaTables tables;

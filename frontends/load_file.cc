@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "frontends/bare_json_loader.h"
+#include "frontends/huge_pages.h"
 #include "frontends/load_bytes.h"
 #include "frontends/load_context.h"
 #include "frontends/load_rules.h"
@@ -204,9 +205,13 @@ LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& opti
                       ArenaLoadedFile& out, DiagnosticSink& sink) {
   // The first block holds a small program whole; later blocks grow to 8 MB, so the IR of a
   // 5,000-node program (~25 MB) takes a handful of blocks instead of ~166 k mallocs.
+  // Blocks from 2 MB up are huge-page backed (see huge_pages.h); the first one is not, so a
+  // small program faults in only the 4 KB pages it touches.
   google::protobuf::ArenaOptions arena_options;
   arena_options.start_block_size = std::size_t{1} << 20;
   arena_options.max_block_size = std::size_t{8} << 20;
+  arena_options.block_alloc = allocate_arena_block;
+  arena_options.block_dealloc = free_large_block;
   out.arena = std::make_unique<google::protobuf::Arena>(arena_options);
   ProgramOutput programs(*out.arena, out.programs);
   return load_file_into(path, options, programs, out.error, sink);

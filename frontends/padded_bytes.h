@@ -8,6 +8,8 @@
 #include <new>
 #include <string_view>
 
+#include "frontends/huge_pages.h"
+
 namespace pt2lint {
 
 class PaddedBytes {
@@ -17,11 +19,16 @@ class PaddedBytes {
 
   // Leaves the first `size` bytes uninitialised (the caller fills them) so that a large
   // member does not cost a page-touching memset. Returns false when memory runs out.
+  // A multi-megabyte program JSON gets huge pages (see huge_pages.h).
   bool allocate(std::size_t size) {
-    data_.reset(new (std::nothrow) char[size + kPadding]);
-    size_ = data_ ? size : 0;
-    if (data_) std::memset(data_.get() + size, 0, kPadding);
-    return data_ != nullptr;
+    data_.reset();
+    size_ = 0;
+    char* block = static_cast<char*>(allocate_large_block(size + kPadding));
+    if (block == nullptr) return false;
+    data_ = Block(block, Free{size + kPadding});
+    size_ = size;
+    std::memset(block + size, 0, kPadding);
+    return true;
   }
   bool assign(std::string_view bytes) {
     if (!allocate(bytes.size())) return false;
@@ -43,7 +50,15 @@ class PaddedBytes {
   std::string_view view() const { return {data_.get(), size_}; }
 
  private:
-  std::unique_ptr<char[]> data_;
+  struct Free {
+    // As allocated. No default member initializer: inside the enclosing class it would keep
+    // unique_ptr from default-constructing the deleter (CWG 1397).
+    std::size_t bytes;
+    void operator()(char* block) const { free_large_block(block, bytes); }
+  };
+  using Block = std::unique_ptr<char, Free>;
+
+  Block data_;
   std::size_t size_ = 0;
 };
 

@@ -1,11 +1,21 @@
 #include "verifier/program_index.h"
 
+#include <algorithm>
 #include <string>
 
 namespace pt2lint {
 namespace {
 
-const std::vector<int> kNoUsers;
+std::uint8_t table_bit(ValueTable table) { return std::uint8_t(1u << static_cast<int>(table)); }
+
+// The slot of an input spec kind that has a target, or -1.
+int target_kind(std::string_view kind) {
+  if (kind == "parameter") return 0;
+  if (kind == "buffer") return 1;
+  if (kind == "tensor_constant") return 2;
+  if (kind == "custom_obj") return 3;
+  return -1;
+}
 
 void add_name(std::string_view name, std::vector<std::string_view>& out) {
   if (!name.empty()) out.push_back(name);
@@ -173,6 +183,59 @@ std::string_view output_spec_target(const ir::OutputSpec& spec) {
   }
 }
 
+std::string_view value_table_name(ValueTable table) {
+  switch (table) {
+    case ValueTable::kTensor: return "tensor_values";
+    case ValueTable::kSymInt: return "sym_int_values";
+    case ValueTable::kSymBool: return "sym_bool_values";
+    case ValueTable::kSymFloat: return "sym_float_values";
+  }
+  return "";
+}
+
+void collect_typed_values(const ir::Argument& a, std::vector<TypedValue>& out) {
+  using K = ir::Argument::KindCase;
+  switch (a.kind_case()) {
+    case K::kAsTensor: out.push_back({a.as_tensor().name(), ValueTable::kTensor}); break;
+    case K::kAsTensors:
+      for (const auto& t : a.as_tensors().items()) out.push_back({t.name(), ValueTable::kTensor});
+      break;
+    case K::kAsOptionalTensors:
+      for (const auto& t : a.as_optional_tensors().items())
+        if (t.has_as_tensor()) out.push_back({t.as_tensor().name(), ValueTable::kTensor});
+      break;
+    case K::kAsOptionalTensor:
+      if (a.as_optional_tensor().has_as_tensor())
+        out.push_back({a.as_optional_tensor().as_tensor().name(), ValueTable::kTensor});
+      break;
+    case K::kAsSymInt:
+      if (a.as_sym_int().has_as_name())
+        out.push_back({a.as_sym_int().as_name(), ValueTable::kSymInt});
+      break;
+    case K::kAsSymInts:
+      for (const auto& v : a.as_sym_ints().items())
+        if (v.has_as_name()) out.push_back({v.as_name(), ValueTable::kSymInt});
+      break;
+    case K::kAsSymBool:
+      if (a.as_sym_bool().has_as_name())
+        out.push_back({a.as_sym_bool().as_name(), ValueTable::kSymBool});
+      break;
+    case K::kAsSymBools:
+      for (const auto& v : a.as_sym_bools().items())
+        if (v.has_as_name()) out.push_back({v.as_name(), ValueTable::kSymBool});
+      break;
+    case K::kAsSymFloat:
+      if (a.as_sym_float().has_as_name())
+        out.push_back({a.as_sym_float().as_name(), ValueTable::kSymFloat});
+      break;
+    case K::kAsSymFloats:
+      for (const auto& v : a.as_sym_floats().items())
+        if (v.has_as_name()) out.push_back({v.as_name(), ValueTable::kSymFloat});
+      break;
+    default: break;  // constants, tokens, custom objects: no metadata table
+  }
+}
+
 bool is_mutation_output(const ir::OutputSpec& spec) {
   return spec.has_buffer_mutation() || spec.has_parameter_mutation() ||
          spec.has_user_input_mutation();
@@ -190,93 +253,215 @@ ProgramIndex::ProgramIndex(const ir::Program& program) : program_(program) {
                : ep.dialect() == "ATEN"   ? Dialect::kAten
                                           : Dialect::kOther;
   }
-
   const ir::Graph& g = graph();
-  // Sized once up front: rehashing these maps while they grow cost about a quarter of
-  // building the index of a 5,000-node program. Most nodes define one value.
-  const std::size_t values = static_cast<std::size_t>(g.inputs_size() + g.nodes_size());
-  definitions_.reserve(values);
-  definition_counts_.reserve(values);
-  users_.reserve(values);
-  node_by_name_.reserve(static_cast<std::size_t>(g.nodes_size()));
-  input_spec_by_arg_.reserve(static_cast<std::size_t>(signature().input_specs_size()));
-  input_spec_by_target_.reserve(static_cast<std::size_t>(signature().input_specs_size()));
-  placeholders_.reserve(g.inputs_size());
+  // Most names appear as a node output, a tensor_values key and a node name at once; a few
+  // (placeholders, constants read but never defined) add to that.
+  const std::size_t expected =
+      static_cast<std::size_t>(g.inputs_size() + g.nodes_size() + g.tensor_values_size()) + 16;
+  names_.reserve(expected);
+  infos_.reserve(expected);
+  // Tables first: the metadata fact is decided while walking the definitions.
+  index_tables(g);
+  index_values(g);
+  index_specs();
+}
+
+int ProgramIndex::intern(std::string_view name) {
+  const int id = names_.intern(name);
+  if (static_cast<std::size_t>(id) == infos_.size()) infos_.emplace_back();
+  return id;
+}
+
+const ProgramIndex::NameInfo* ProgramIndex::info(std::string_view name) const {
+  const int id = names_.find(name);
+  return id == NameTable::kAbsent ? nullptr : &infos_[static_cast<std::size_t>(id)];
+}
+
+void ProgramIndex::index_tables(const ir::Graph& g) {
+  for (const auto& entry : g.tensor_values()) {
+    NameInfo& info = infos_[intern(entry.key())];
+    if (info.tensor_meta == nullptr) info.tensor_meta = &entry.value();
+    info.tables |= table_bit(ValueTable::kTensor);
+  }
+  for (const auto& entry : g.sym_int_values())
+    infos_[intern(entry.key())].tables |= table_bit(ValueTable::kSymInt);
+  for (const auto& entry : g.sym_bool_values())
+    infos_[intern(entry.key())].tables |= table_bit(ValueTable::kSymBool);
+  for (const auto& entry : g.sym_float_values())
+    infos_[intern(entry.key())].tables |= table_bit(ValueTable::kSymFloat);
+}
+
+// One walk over the graph inputs and nodes: definitions, users, node names, and the facts
+// the SSA rules would otherwise each compute with a walk and a string map of their own.
+void ProgramIndex::index_values(const ir::Graph& g) {
+  // Per name id, grown as names are interned: how many FX definitions (inputs, outputs and
+  // node names, as value-names-unique counts them) and the last node that read it.
+  std::vector<int> fx_definitions;
+  std::vector<int> last_reader;
+  auto grow = [&] {
+    fx_definitions.resize(infos_.size(), 0);
+    last_reader.resize(infos_.size(), -1);
+  };
+  auto define_fx = [&](int id) {
+    if (++fx_definitions[static_cast<std::size_t>(id)] > 1) ssa_facts_.names_unique = false;
+  };
+  std::vector<std::string_view> names;
+  std::vector<TypedValue> typed;
+  auto check_metadata = [&](const ir::Argument& argument) {
+    typed.clear();
+    collect_typed_values(argument, typed);
+    for (const TypedValue& value : typed) {
+      if (!value.name.empty() && !has_metadata(value.name, value.table))
+        ssa_facts_.metadata_complete = false;
+    }
+  };
+
+  placeholders_.reserve(static_cast<std::size_t>(g.inputs_size()));
   for (int i = 0; i < g.inputs_size(); ++i) {
-    std::string_view name = argument_value_name(g.inputs(i));
+    const ir::Argument& input = g.inputs(i);
+    names.clear();
+    collect_value_names(input, names);
+    for (std::string_view name : names) {
+      const int id = intern(name);
+      grow();
+      define_fx(id);
+    }
+    check_metadata(input);
+    const std::string_view name = argument_value_name(input);
     placeholders_.push_back(name);
     if (name.empty()) continue;
-    ++definition_counts_[name];
-    definitions_.try_emplace(name, ValueDef{i, -1});
+    NameInfo& info = infos_[intern(name)];
+    ++info.definitions;
+    if (!info.defined()) info.first = ValueDef{i, -1};
   }
-  std::vector<std::string_view> names;
+
+  // (name id, node) for every node that reads a name, once per node, in node order.
+  std::vector<std::pair<int, int>> reads;
+  reads.reserve(static_cast<std::size_t>(g.nodes_size()) * 3);
   for (int n = 0; n < g.nodes_size(); ++n) {
     const ir::Node& node = g.nodes(n);
     names.clear();
-    for (const ir::NamedArgument& input : node.inputs()) collect_value_names(input.arg(), names);
+    bool has_subgraph = false;
+    for (const ir::NamedArgument& input : node.inputs()) {
+      collect_value_names(input.arg(), names);
+      has_subgraph = has_subgraph || input.arg().has_as_graph();
+    }
+    if (has_subgraph) subgraph_nodes_.push_back(n);
     for (std::string_view name : names) {
-      std::vector<int>& list = users_[name];
-      if (list.empty() || list.back() != n) list.push_back(n);
+      const int id = intern(name);
+      grow();
+      // Defined so far = by a graph input or a node before n.
+      if (!infos_[id].defined()) ssa_facts_.reads_defined = false;
+      if (last_reader[id] != n) {
+        last_reader[id] = n;
+        reads.emplace_back(id, n);
+      }
     }
     names.clear();
-    for (const ir::Argument& output : node.outputs()) collect_value_names(output, names);
-    for (std::string_view name : names) {
-      ++definition_counts_[name];
-      definitions_.try_emplace(name, ValueDef{-1, n});
+    for (const ir::Argument& output : node.outputs()) {
+      collect_value_names(output, names);
+      check_metadata(output);
     }
-    node_by_name_.try_emplace(node_name(n), n);
+    for (std::string_view name : names) {
+      const int id = intern(name);
+      grow();
+      define_fx(id);
+      NameInfo& info = infos_[id];
+      ++info.definitions;
+      if (!info.defined()) info.first = ValueDef{-1, n};
+    }
+    const bool named = node.has_name() && !node.name().empty();
+    if (named && std::find(names.begin(), names.end(), node.name()) == names.end()) {
+      const int id = intern(node.name());
+      grow();
+      define_fx(id);
+    }
+    // The FX node name (see node_name()); "" is indexed too, as before.
+    const std::string_view fx_name = named ? std::string_view(node.name())
+                                     : names.empty() ? std::string_view()
+                                                     : names.front();
+    NameInfo& named_info = infos_[intern(fx_name)];
+    if (named_info.node < 0) named_info.node = n;
   }
-  outputs_.reserve(g.outputs_size());
+
+  // Users as CSR: count per name, prefix sums, then place reads in node order.
+  user_begin_.assign(infos_.size() + 1, 0);
+  for (const auto& [id, n] : reads) ++user_begin_[static_cast<std::size_t>(id) + 1];
+  for (std::size_t i = 1; i < user_begin_.size(); ++i) user_begin_[i] += user_begin_[i - 1];
+  user_nodes_.resize(reads.size());
+  std::vector<int> next(user_begin_.begin(), user_begin_.end() - 1);
+  for (const auto& [id, n] : reads) user_nodes_[static_cast<std::size_t>(next[id]++)] = n;
+
+  outputs_.reserve(static_cast<std::size_t>(g.outputs_size()));
   for (const ir::Argument& output : g.outputs()) outputs_.push_back(argument_value_name(output));
+}
 
-  tensor_meta_.reserve(g.tensor_values_size());
-  for (const auto& entry : g.tensor_values()) tensor_meta_.try_emplace(entry.key(), &entry.value());
-  for (const auto& entry : g.sym_int_values()) sym_values_.try_emplace(entry.key(), 0);
-  for (const auto& entry : g.sym_bool_values()) sym_values_.try_emplace(entry.key(), 0);
-  for (const auto& entry : g.sym_float_values()) sym_values_.try_emplace(entry.key(), 0);
-
+void ProgramIndex::index_specs() {
   const ir::GraphSignature& sig = signature();
+  targets_.reserve(static_cast<std::size_t>(sig.input_specs_size()));
   for (int i = 0; i < sig.input_specs_size(); ++i) {
     const ir::InputSpec& spec = sig.input_specs(i);
-    std::string_view arg = input_spec_arg_name(spec);
-    if (!arg.empty()) input_spec_by_arg_.try_emplace(arg, i);
-    std::string_view target = input_spec_target(spec);
-    if (!target.empty()) {
-      input_spec_by_target_.try_emplace(
-          std::string(input_spec_kind(spec)) + ":" + std::string(target), i);
+    const std::string_view arg = input_spec_arg_name(spec);
+    if (!arg.empty()) {
+      NameInfo& info = infos_[intern(arg)];
+      if (info.input_spec < 0) info.input_spec = i;
     }
+    const std::string_view target = input_spec_target(spec);
+    const int kind = target_kind(input_spec_kind(spec));
+    if (target.empty() || kind < 0) continue;
+    const int id = targets_.intern(target);
+    if (static_cast<std::size_t>(id) == spec_by_target_.size()) {
+      spec_by_target_.emplace_back();
+      spec_by_target_.back().fill(-1);
+    }
+    int& slot = spec_by_target_[static_cast<std::size_t>(id)][static_cast<std::size_t>(kind)];
+    if (slot < 0) slot = i;
   }
+  // Names interned here (spec args that no graph input defines) have no users.
+  user_begin_.resize(infos_.size() + 1, user_begin_.back());
 }
 
 std::optional<ValueDef> ProgramIndex::definition(std::string_view value) const {
-  auto it = definitions_.find(value);
-  if (it == definitions_.end()) return std::nullopt;
-  return it->second;
+  const NameInfo* i = info(value);
+  if (i == nullptr || !i->defined()) return std::nullopt;
+  return i->first;
 }
 
 int ProgramIndex::definition_count(std::string_view value) const {
-  auto it = definition_counts_.find(value);
-  return it == definition_counts_.end() ? 0 : it->second;
+  const NameInfo* i = info(value);
+  return i == nullptr ? 0 : i->definitions;
 }
 
-const std::vector<int>& ProgramIndex::users(std::string_view value) const {
-  auto it = users_.find(value);
-  return it == users_.end() ? kNoUsers : it->second;
+std::span<const int> ProgramIndex::users(std::string_view value) const {
+  const int id = names_.find(value);
+  if (id == NameTable::kAbsent) return {};
+  const auto begin = static_cast<std::size_t>(user_begin_[static_cast<std::size_t>(id)]);
+  const auto end = static_cast<std::size_t>(user_begin_[static_cast<std::size_t>(id) + 1]);
+  return std::span<const int>(user_nodes_).subspan(begin, end - begin);
 }
 
 const ir::TensorMeta* ProgramIndex::tensor_meta(std::string_view value) const {
-  auto it = tensor_meta_.find(value);
-  return it == tensor_meta_.end() ? nullptr : it->second;
+  const NameInfo* i = info(value);
+  return i == nullptr ? nullptr : i->tensor_meta;
 }
 
 bool ProgramIndex::has_sym_value(std::string_view value) const {
-  return sym_values_.count(value) != 0;
+  const NameInfo* i = info(value);
+  constexpr std::uint8_t kSym = 1u << static_cast<int>(ValueTable::kSymInt) |
+                                1u << static_cast<int>(ValueTable::kSymBool) |
+                                1u << static_cast<int>(ValueTable::kSymFloat);
+  return i != nullptr && (i->tables & kSym) != 0;
+}
+
+bool ProgramIndex::has_metadata(std::string_view value, ValueTable table) const {
+  const NameInfo* i = info(value);
+  return i != nullptr && (i->tables & table_bit(table)) != 0;
 }
 
 std::optional<int> ProgramIndex::input_spec_index(std::string_view placeholder) const {
-  auto it = input_spec_by_arg_.find(placeholder);
-  if (it == input_spec_by_arg_.end()) return std::nullopt;
-  return it->second;
+  const NameInfo* i = info(placeholder);
+  if (i == nullptr || i->input_spec < 0) return std::nullopt;
+  return i->input_spec;
 }
 
 const ir::InputSpec* ProgramIndex::input_spec_for(std::string_view placeholder) const {
@@ -286,22 +471,25 @@ const ir::InputSpec* ProgramIndex::input_spec_for(std::string_view placeholder) 
 
 std::optional<int> ProgramIndex::input_spec_by_target(std::string_view kind,
                                                       std::string_view fqn) const {
-  auto it = input_spec_by_target_.find(std::string(kind) + ":" + std::string(fqn));
-  if (it == input_spec_by_target_.end()) return std::nullopt;
-  return it->second;
+  const int k = target_kind(kind);
+  const int id = targets_.find(fqn);
+  if (k < 0 || id == NameTable::kAbsent) return std::nullopt;
+  const int spec = spec_by_target_[static_cast<std::size_t>(id)][static_cast<std::size_t>(k)];
+  if (spec < 0) return std::nullopt;
+  return spec;
 }
 
 std::optional<int> ProgramIndex::node_by_name(std::string_view node_name) const {
-  auto it = node_by_name_.find(node_name);
-  if (it == node_by_name_.end()) return std::nullopt;
-  return it->second;
+  const NameInfo* i = info(node_name);
+  if (i == nullptr || i->node < 0) return std::nullopt;
+  return i->node;
 }
 
 std::string_view ProgramIndex::node_name(int node) const {
   const ir::Node& n = graph().nodes(node);
   if (n.has_name() && !n.name().empty()) return n.name();
+  std::vector<std::string_view> names;
   for (const ir::Argument& output : n.outputs()) {
-    std::vector<std::string_view> names;
     collect_value_names(output, names);
     if (!names.empty()) return names.front();
   }

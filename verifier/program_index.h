@@ -3,13 +3,16 @@
 // borrows the program, which must outlive it and stay unmodified.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "program.pb.h"
+#include "verifier/name_table.h"
 
 namespace pt2lint {
 
@@ -30,6 +33,19 @@ std::string_view output_spec_kind(const ir::OutputSpec& spec);
 std::string_view output_spec_arg_name(const ir::OutputSpec& spec);  // "" for constant outputs
 std::string_view output_spec_target(const ir::OutputSpec& spec);    // "" when it has none
 bool is_mutation_output(const ir::OutputSpec& spec);  // buffer/parameter/user-input mutation
+
+// The graph table that holds a value's metadata (Graph.tensor_values, .sym_int_values, ...).
+enum class ValueTable : std::uint8_t { kTensor, kSymInt, kSymBool, kSymFloat };
+std::string_view value_table_name(ValueTable table);  // "tensor_values", ...
+
+// A value an Argument defines, with the table its metadata lives in.
+struct TypedValue {
+  std::string_view name;
+  ValueTable table;
+};
+// The values of an Argument that have a metadata table: tensors and symbols. Constants,
+// tokens and custom objects have none.
+void collect_typed_values(const ir::Argument& argument, std::vector<TypedValue>& out);
 
 // A value is defined either by graph input `placeholder` or by output of node `node`.
 struct ValueDef {
@@ -53,9 +69,29 @@ class ProgramIndex {
   // Values.
   std::optional<ValueDef> definition(std::string_view value) const;  // first definition
   int definition_count(std::string_view value) const;
-  const std::vector<int>& users(std::string_view value) const;  // node indices, in order
+  std::span<const int> users(std::string_view value) const;  // node indices, in order
   const ir::TensorMeta* tensor_meta(std::string_view value) const;
   bool has_sym_value(std::string_view value) const;
+  // Whether `value` has an entry in `table` (the first entry, for a duplicated key).
+  bool has_metadata(std::string_view value, ValueTable table) const;
+
+  // Facts about the top-level graph gathered in the same walk, so that the SSA rules can
+  // skip their own walk of a sound graph (the usual case) and walk only when they will
+  // report. Each is exactly the condition under which that rule reports at the top level.
+  struct SsaFacts {
+    // Every node reads only values a graph input or an earlier node defines
+    // (value-defined-before-use; graph outputs are checked by the rule itself).
+    bool reads_defined = true;
+    // No name is defined twice among graph inputs, node outputs and node names
+    // (value-names-unique).
+    bool names_unique = true;
+    // Every tensor or symbol a graph input or node defines has its metadata entry
+    // (value-has-metadata).
+    bool metadata_complete = true;
+  };
+  const SsaFacts& ssa_facts() const { return ssa_facts_; }
+  // Top-level nodes with a subgraph argument (higher-order ops), in graph order.
+  const std::vector<int>& subgraph_nodes() const { return subgraph_nodes_; }
 
   // Placeholders and specs.
   const std::vector<std::string_view>& placeholder_names() const { return placeholders_; }
@@ -71,18 +107,38 @@ class ProgramIndex {
   std::string_view node_metadata(int node, std::string_view key) const;  // "" when absent
 
  private:
+  // Everything known about one interned name (value, node or placeholder name).
+  struct NameInfo {
+    ValueDef first;        // first definition; neither set when nothing defines it
+    int definitions = 0;
+    int node = -1;         // first node with this FX name
+    int input_spec = -1;   // first input spec whose arg names it
+    const ir::TensorMeta* tensor_meta = nullptr;  // first tensor_values entry
+    std::uint8_t tables = 0;  // bit (1 << ValueTable): has an entry in that table
+    bool defined() const { return first.placeholder >= 0 || first.node >= 0; }
+  };
+  // Input specs with a target, by kind (parameter, buffer, tensor_constant, custom_obj).
+  static constexpr int kTargetKinds = 4;
+
+  int intern(std::string_view name);
+  const NameInfo* info(std::string_view name) const;
+  void index_tables(const ir::Graph& graph);
+  void index_values(const ir::Graph& graph);
+  void index_specs();
+
   const ir::Program& program_;
   Dialect dialect_ = Dialect::kUnknown;
   std::vector<std::string_view> placeholders_;
   std::vector<std::string_view> outputs_;
-  std::unordered_map<std::string_view, ValueDef> definitions_;
-  std::unordered_map<std::string_view, int> definition_counts_;
-  std::unordered_map<std::string_view, std::vector<int>> users_;
-  std::unordered_map<std::string_view, const ir::TensorMeta*> tensor_meta_;
-  std::unordered_map<std::string_view, int> sym_values_;
-  std::unordered_map<std::string_view, int> input_spec_by_arg_;
-  std::unordered_map<std::string, int> input_spec_by_target_;  // "kind:fqn"
-  std::unordered_map<std::string_view, int> node_by_name_;
+  NameTable names_;
+  std::vector<NameInfo> infos_;  // by name id
+  // users(name id) = user_nodes_[user_begin_[id] .. user_begin_[id + 1]) (CSR).
+  std::vector<int> user_begin_;
+  std::vector<int> user_nodes_;
+  NameTable targets_;  // input spec target FQNs
+  std::vector<std::array<int, kTargetKinds>> spec_by_target_;  // by target id, by kind
+  SsaFacts ssa_facts_;
+  std::vector<int> subgraph_nodes_;
 };
 
 }  // namespace pt2lint

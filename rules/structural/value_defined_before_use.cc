@@ -78,14 +78,19 @@ class ScopeChecker {
         if (!first || *first >= n)
           report_node_read(graph, n, name, first.value_or(-2), defined, scope);
       }
-      if (scope.depth >= kMaxSubgraphDepth) continue;
-      for (const Subgraph& subgraph : subgraphs_of(node)) {
-        GraphScope inner_scope = scope.enter(subgraph, fx_node_name(node));
-        Definitions inner(*subgraph.graph);
-        check(*subgraph.graph, inner, inner_scope);
-        check_subgraph_outputs(*subgraph.graph, inner, inner_scope);
-      }
+      check_subgraphs(node, scope);
     }
+  }
+
+  // The top-level graph. The index already knows whether any node reads a value before it
+  // is defined; when none does (the usual case) only the subgraphs, separate scopes, need a
+  // walk, and the findings are the same as walking every node.
+  void check_top_level(const Definitions& defined) {
+    if (!index_.ssa_facts().reads_defined) {
+      check(index_.graph(), defined, GraphScope{});
+      return;
+    }
+    for (int n : index_.subgraph_nodes()) check_subgraphs(index_.graph().nodes(n), GraphScope{});
   }
 
   void check_top_level_outputs(const Definitions& defined) {
@@ -152,6 +157,16 @@ class ScopeChecker {
                          node_name, name));
   }
 
+  void check_subgraphs(const ir::Node& node, const GraphScope& scope) {
+    if (scope.depth >= kMaxSubgraphDepth) return;
+    for (const Subgraph& subgraph : subgraphs_of(node)) {
+      GraphScope inner_scope = scope.enter(subgraph, fx_node_name(node));
+      Definitions inner(*subgraph.graph);
+      check(*subgraph.graph, inner, inner_scope);
+      check_subgraph_outputs(*subgraph.graph, inner, inner_scope);
+    }
+  }
+
   void check_subgraph_outputs(const ir::Graph& graph, const Definitions& defined,
                               const GraphScope& scope) {
     std::vector<std::string_view> names;
@@ -188,7 +203,7 @@ class ScopeChecker {
 void ValueDefinedBeforeUse::check(const ProgramIndex& index, DiagnosticSink& sink) const {
   ScopeChecker checker(index, sink, kInfo);
   Definitions defined(index);
-  checker.check(index.graph(), defined, GraphScope{});
+  checker.check_top_level(defined);
   checker.check_top_level_outputs(defined);
 }
 

@@ -14,73 +14,26 @@ namespace {
 // is one defect, and thousands of identical lines would bury everything else.
 constexpr int kMaxIndividualFindings = 20;
 
-// A value a graph defines, with the table its metadata lives in.
-struct TypedValue {
-  std::string_view name;
-  std::string_view table;  // "tensor_values", "sym_int_values", ...
-};
-
-void collect_typed(const ir::Argument& a, std::vector<TypedValue>& out) {
-  using K = ir::Argument::KindCase;
-  switch (a.kind_case()) {
-    case K::kAsTensor: out.push_back({a.as_tensor().name(), "tensor_values"}); break;
-    case K::kAsTensors:
-      for (const auto& t : a.as_tensors().items()) out.push_back({t.name(), "tensor_values"});
-      break;
-    case K::kAsOptionalTensors:
-      for (const auto& t : a.as_optional_tensors().items())
-        if (t.has_as_tensor()) out.push_back({t.as_tensor().name(), "tensor_values"});
-      break;
-    case K::kAsOptionalTensor:
-      if (a.as_optional_tensor().has_as_tensor())
-        out.push_back({a.as_optional_tensor().as_tensor().name(), "tensor_values"});
-      break;
-    case K::kAsSymInt:
-      if (a.as_sym_int().has_as_name()) out.push_back({a.as_sym_int().as_name(), "sym_int_values"});
-      break;
-    case K::kAsSymInts:
-      for (const auto& s : a.as_sym_ints().items())
-        if (s.has_as_name()) out.push_back({s.as_name(), "sym_int_values"});
-      break;
-    case K::kAsSymBool:
-      if (a.as_sym_bool().has_as_name())
-        out.push_back({a.as_sym_bool().as_name(), "sym_bool_values"});
-      break;
-    case K::kAsSymBools:
-      for (const auto& s : a.as_sym_bools().items())
-        if (s.has_as_name()) out.push_back({s.as_name(), "sym_bool_values"});
-      break;
-    case K::kAsSymFloat:
-      if (a.as_sym_float().has_as_name())
-        out.push_back({a.as_sym_float().as_name(), "sym_float_values"});
-      break;
-    case K::kAsSymFloats:
-      for (const auto& s : a.as_sym_floats().items())
-        if (s.has_as_name()) out.push_back({s.as_name(), "sym_float_values"});
-      break;
-    default: break;  // constants, tokens, custom objects: no metadata table to check
-  }
-}
-
-// The names in each value table of one graph. The top-level tensor table, by far the largest,
-// is already indexed by the ProgramIndex; subgraphs get sets of their own.
+// The names in each value table of one graph. The top-level tables are already indexed by
+// the ProgramIndex; subgraphs get sets of their own.
 class ValueTables {
  public:
   ValueTables(const ir::Graph& graph, const ProgramIndex* top_level) : top_level_(top_level) {
-    if (top_level_ == nullptr)
-      for (const auto& e : graph.tensor_values()) tensors_.insert(e.key());
+    if (top_level_ != nullptr) return;
+    for (const auto& e : graph.tensor_values()) tensors_.insert(e.key());
     for (const auto& e : graph.sym_int_values()) sym_ints_.insert(e.key());
     for (const auto& e : graph.sym_bool_values()) sym_bools_.insert(e.key());
     for (const auto& e : graph.sym_float_values()) sym_floats_.insert(e.key());
   }
   bool has(const TypedValue& value) const {
-    if (value.table == "tensor_values") {
-      return top_level_ ? top_level_->tensor_meta(value.name) != nullptr
-                        : tensors_.count(value.name) != 0;
+    if (top_level_ != nullptr) return top_level_->has_metadata(value.name, value.table);
+    switch (value.table) {
+      case ValueTable::kTensor: return tensors_.count(value.name) != 0;
+      case ValueTable::kSymInt: return sym_ints_.count(value.name) != 0;
+      case ValueTable::kSymBool: return sym_bools_.count(value.name) != 0;
+      case ValueTable::kSymFloat: return sym_floats_.count(value.name) != 0;
     }
-    if (value.table == "sym_int_values") return sym_ints_.count(value.name) != 0;
-    if (value.table == "sym_bool_values") return sym_bools_.count(value.name) != 0;
-    return sym_floats_.count(value.name) != 0;
+    return false;
   }
 
  private:
@@ -98,7 +51,7 @@ class MetadataChecker {
     std::vector<TypedValue> values;
     for (int i = 0; i < graph.inputs_size(); ++i) {
       values.clear();
-      collect_typed(graph.inputs(i), values);
+      collect_typed_values(graph.inputs(i), values);
       for (const TypedValue& value : values) {
         if (value.name.empty() || tables.has(value)) continue;
         report(value, fmt::format("graph input {}{}", i, scope.description), scope.top_level_node,
@@ -109,17 +62,36 @@ class MetadataChecker {
       const ir::Node& node = graph.nodes(n);
       std::string_view node_name = fx_node_name(node);
       values.clear();
-      for (const ir::Argument& output : node.outputs()) collect_typed(output, values);
+      for (const ir::Argument& output : node.outputs()) collect_typed_values(output, values);
       for (const TypedValue& value : values) {
         if (value.name.empty() || tables.has(value)) continue;
         report(value, fmt::format("node `{}` (position {}){}", node_name, n, scope.description),
                scope.top_level_node.empty() ? std::string(node_name) : scope.top_level_node,
                node.target());
       }
-      if (scope.depth >= kMaxSubgraphDepth) continue;
-      for (const Subgraph& subgraph : subgraphs_of(node))
-        check(*subgraph.graph, scope.enter(subgraph, node_name));
+      check_subgraphs(node, node_name, scope);
     }
+  }
+
+  // The top-level graph. The index decides in its own walk whether every value has its
+  // entry; when so (the usual case) only the subgraphs, separate scopes with tables of their
+  // own, need a walk, and the findings are the same as walking every node.
+  void check_top_level() {
+    if (!index_.ssa_facts().metadata_complete) {
+      check(index_.graph(), GraphScope{});
+      return;
+    }
+    for (int n : index_.subgraph_nodes()) {
+      const ir::Node& node = index_.graph().nodes(n);
+      check_subgraphs(node, fx_node_name(node), GraphScope{});
+    }
+  }
+
+  void check_subgraphs(const ir::Node& node, std::string_view node_name,
+                       const GraphScope& scope) {
+    if (scope.depth >= kMaxSubgraphDepth) return;
+    for (const Subgraph& subgraph : subgraphs_of(node))
+      check(*subgraph.graph, scope.enter(subgraph, node_name));
   }
 
   void summarize() {
@@ -142,7 +114,7 @@ class MetadataChecker {
     InFlightFinding finding =
         emit(sink_, info_, index_.name(),
              fmt::format("{} defines `{}`, which has no entry in graph.{}", definer, value.name,
-                         value.table));
+                         value_table_name(value.table)));
     if (!node.empty()) finding.at_node(node);
     finding.at_value(std::string(value.name));
     if (!target.empty()) finding.op(std::string(target));
@@ -150,9 +122,10 @@ class MetadataChecker {
         .note("torch.export.load rebuilds each value's meta[\"val\"] (a fake tensor or symbol) "
               "from this table, and rejects the file without it; shape and dtype checks have "
               "nothing to read either")
-        .fix(fmt::format("add graph.{}[\"{}\"] with the value's {}", value.table, value.name,
-                         value.table == "tensor_values" ? "dtype, sizes, strides and device"
-                                                        : "expression or constant"));
+        .fix(fmt::format("add graph.{}[\"{}\"] with the value's {}", value_table_name(value.table),
+                         value.name,
+                         value.table == ValueTable::kTensor ? "dtype, sizes, strides and device"
+                                                            : "expression or constant"));
   }
 
   const ProgramIndex& index_;
@@ -166,7 +139,7 @@ class MetadataChecker {
 
 void ValueHasMetadata::check(const ProgramIndex& index, DiagnosticSink& sink) const {
   MetadataChecker checker(index, sink, kInfo);
-  checker.check(index.graph(), GraphScope{});
+  checker.check_top_level();
   checker.summarize();
 }
 

@@ -41,13 +41,28 @@ class UniquenessChecker {
           std::find(names.begin(), names.end(), node.name()) == names.end())
         names.push_back(node.name());
       for (std::string_view name : names) define(graph, first, name, {false, n}, scope);
-      if (scope.depth >= kMaxSubgraphDepth) continue;
-      for (const Subgraph& subgraph : subgraphs_of(node))
-        check(*subgraph.graph, scope.enter(subgraph, fx_node_name(node)));
+      check_subgraphs(node, scope);
     }
   }
 
+  // The top-level graph. The index counts the same definitions in its own walk; when no name
+  // is defined twice (the usual case) only the subgraphs, separate scopes, need a walk, and
+  // the findings are the same as walking every node.
+  void check_top_level() {
+    if (!index_.ssa_facts().names_unique) {
+      check(index_.graph(), GraphScope{});
+      return;
+    }
+    for (int n : index_.subgraph_nodes()) check_subgraphs(index_.graph().nodes(n), GraphScope{});
+  }
+
  private:
+  void check_subgraphs(const ir::Node& node, const GraphScope& scope) {
+    if (scope.depth >= kMaxSubgraphDepth) return;
+    for (const Subgraph& subgraph : subgraphs_of(node))
+      check(*subgraph.graph, scope.enter(subgraph, fx_node_name(node)));
+  }
+
   static std::string words(const ir::Graph& graph, Definer definer) {
     if (definer.is_input) return fmt::format("graph input {}", definer.index);
     return fmt::format("node `{}` (position {})", fx_node_name(graph.nodes(definer.index)),
@@ -83,7 +98,7 @@ class UniquenessChecker {
 }  // namespace
 
 void ValueNamesUnique::check(const ProgramIndex& index, DiagnosticSink& sink) const {
-  UniquenessChecker(index, sink, kInfo).check(index.graph(), GraphScope{});
+  UniquenessChecker(index, sink, kInfo).check_top_level();
 }
 
 }  // namespace pt2lint

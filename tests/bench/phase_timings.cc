@@ -3,8 +3,8 @@
 // APIs, each timed (wall and process CPU, ms). Not built by CMake; check_big_programs.sh
 // compiles it against a build tree's static libraries. Prints "phase wall_ms cpu_ms" lines.
 //   PER_RULE=1  also times each structural rule
-//   ARENA=1     builds the IR on a google::protobuf::Arena (the experiment in
-//               docs/performance.md; pt2lint itself does not)
+//   NO_ARENA=1  builds the IR on the heap, as the value-semantics load_file does (pt2lint
+//               check builds it on an arena, as here by default)
 #include <time.h>
 
 #include <cstdio>
@@ -13,6 +13,7 @@
 
 #include <google/protobuf/arena.h>
 
+#include "frontends/huge_pages.h"
 #include "frontends/json_to_proto.h"
 #include "frontends/load_reporter.h"
 #include "frontends/zip_archive.h"
@@ -83,7 +84,14 @@ int main(int argc, char** argv) {
   CollectingSink load_findings;
   LoadReporter reporter(load_findings);
   JsonToProto reader;
-  google::protobuf::Arena* arena = std::getenv("ARENA") ? new google::protobuf::Arena : nullptr;
+  // The same blocks as load_file's arena variant.
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.start_block_size = std::size_t{1} << 20;
+  arena_options.max_block_size = std::size_t{8} << 20;
+  arena_options.block_alloc = allocate_arena_block;
+  arena_options.block_dealloc = free_large_block;
+  google::protobuf::Arena* arena =
+      std::getenv("NO_ARENA") ? nullptr : new google::protobuf::Arena(arena_options);
   ir::Program& program = arena ? *google::protobuf::Arena::CreateMessage<ir::Program>(arena)
                                : *new ir::Program;
   program.set_name("model");

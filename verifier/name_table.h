@@ -1,0 +1,106 @@
+// Interns the names of one program into dense ids 0..size()-1, so that everything known about
+// a name can live in vectors indexed by id. It borrows the strings (they stay in the IR).
+// Open addressing with linear probing in one flat array: std::unordered_map allocated one
+// node per name and chased a pointer per probe, which made building the ProgramIndex of a
+// 5,000-node program cost more than all structural rules together.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace pt2lint {
+
+class NameTable {
+ public:
+  static constexpr int kAbsent = -1;
+
+  // Sizes the table for about `names` distinct names; it still grows past that.
+  void reserve(std::size_t names) {
+    names_.reserve(names);
+    std::size_t capacity = 16;
+    while (capacity < names * 2) capacity *= 2;
+    if (capacity > slots_.size()) rehash(capacity);
+  }
+
+  // The id of `name`, adding it when new.
+  int intern(std::string_view name) {
+    if (slots_.empty() || (names_.size() + 1) * 2 > slots_.size()) {
+      rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    }
+    const std::uint64_t h = hash(name);
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.id == kAbsent) {
+        slot = {tag, static_cast<std::int32_t>(names_.size())};
+        names_.push_back(name);
+        return slot.id;
+      }
+      if (slot.tag == tag && names_[static_cast<std::size_t>(slot.id)] == name) return slot.id;
+    }
+  }
+
+  // The id of `name`, or kAbsent.
+  int find(std::string_view name) const {
+    if (slots_.empty()) return kAbsent;
+    const std::uint64_t h = hash(name);
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.id == kAbsent) return kAbsent;
+      if (slot.tag == tag && names_[static_cast<std::size_t>(slot.id)] == name) return slot.id;
+    }
+  }
+
+  std::size_t size() const { return names_.size(); }
+  std::string_view name(int id) const { return names_[static_cast<std::size_t>(id)]; }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0;  // high half of the hash: most mismatches skip the string compare
+    std::int32_t id = kAbsent;
+  };
+
+  // Eight bytes at a time with a multiply-xorshift mix per word: value names are short
+  // ASCII ("getitem_1234", "p_layers_3_self_attn_q_proj_weight") that often differ only
+  // in their last characters, so every byte must reach the low bits used for the slot.
+  static std::uint64_t hash(std::string_view s) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    const char* p = s.data();
+    std::size_t n = s.size();
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    std::uint64_t tail = 0;
+    if (n > 0) std::memcpy(&tail, p, n);
+    h = (h ^ tail) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+  }
+
+  void rehash(std::size_t capacity) {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    for (const Slot& slot : old) {
+      if (slot.id == kAbsent) continue;
+      const std::uint64_t h = hash(names_[static_cast<std::size_t>(slot.id)]);
+      std::size_t i = h & mask_;
+      while (slots_[i].id != kAbsent) i = (i + 1) & mask_;
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<std::string_view> names_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+};
+
+}  // namespace pt2lint
