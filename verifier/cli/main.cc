@@ -1,4 +1,5 @@
 // pt2lint command line. Each subcommand is defined in its own file (see subcommand.h).
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,10 @@
 
 int main(int argc, char** argv) {
   using namespace pt2lint;
+  // libzip converts every member's DOS time with mktime(), and glibc re-stats /etc/localtime
+  // on each call while TZ is unset: thousands of syscalls for a large archive. With TZ set
+  // (the user's own value is kept) glibc reads the zone once.
+  setenv("TZ", ":/etc/localtime", /*overwrite=*/0);
   RuleRegistry registry;
   register_all_rules(registry);
 
