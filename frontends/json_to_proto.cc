@@ -37,6 +37,8 @@ struct FieldEntry {
   bool keyed = false;    // repeated key/value message, written as a JSON object
   bool as_none = false;  // `bool as_none`: the presence of the key is the value
   bool in_oneof = false;
+  bool repeated = false;  // fd->is_repeated() and fd->cpp_type(), kept here: read per value
+  pb::FieldDescriptor::CppType cpp_type = pb::FieldDescriptor::CPPTYPE_INT32;
   FieldSetters set;  // generated accessors; a null slot means reflection
 };
 
@@ -57,10 +59,15 @@ struct MessageTable {
   std::string valid_tags;  // "user_output, loss_output, ..."
   const FieldEntry* key = nullptr;    // set on key/value entry messages
   const FieldEntry* value = nullptr;
+  bool fast_tensor_meta = false;  // ir::TensorMeta, read by Walker::fast_tensor_meta first
 
   const FieldEntry* find(std::string_view name) const {
     for (const auto& f : fields) {
-      if (f.name.size() == name.size() && f.name == name) return &f;
+      // Sizes and first bytes settle nearly every miss without a memcmp call.
+      if (f.name.size() == name.size() && !name.empty() && f.name[0] == name[0] &&
+          std::memcmp(f.name.data(), name.data(), name.size()) == 0) {
+        return &f;
+      }
     }
     return nullptr;
   }
@@ -105,6 +112,8 @@ class SchemaTables {
     const bool is_wrapper = d->field_count() == 1 && d->field(0)->name() == "items" &&
                             d->field(0)->is_repeated();
     t.shape = is_union ? Shape::kUnion : is_wrapper ? Shape::kWrapper : Shape::kStruct;
+    // The fast reader writes through generated accessors, so it is off with them.
+    t.fast_tensor_meta = use_field_setters_ && d == ir::TensorMeta::descriptor();
     t.fields.reserve(static_cast<std::size_t>(d->field_count()));
     for (int i = 0; i < d->field_count(); ++i) {
       const pb::FieldDescriptor* fd = d->field(i);
@@ -115,6 +124,8 @@ class SchemaTables {
       e.owner_reflection = t.reflection;
       e.required = fd->options().GetExtension(ir::required);
       e.in_oneof = fd->real_containing_oneof() != nullptr;
+      e.repeated = fd->is_repeated();
+      e.cpp_type = fd->cpp_type();
       e.as_none = fd->name() == "as_none" && fd->cpp_type() == pb::FieldDescriptor::CPPTYPE_BOOL;
       if (use_field_setters_) e.set = ir_field_setters(fd);
       t.fields.push_back(e);
@@ -168,6 +179,47 @@ pb::Message& put_message(pb::Message& m, const FieldEntry& f) {
   if (f.set.message != nullptr) return *f.set.message(m);
   return f.fd->is_repeated() ? *f.owner_reflection->AddMessage(&m, f.fd)
                              : *f.owner_reflection->MutableMessage(&m, f.fd);
+}
+
+// Eight bytes at a time: the mask has the high bit set in the lowest byte of `x` equal to
+// `c` (bytes above a match may be flagged falsely, which only the first match ignores).
+inline std::uint64_t byte_match(std::uint64_t x, unsigned char c) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  const std::uint64_t y = x ^ (kOnes * c);
+  return (y - kOnes) & ~y & (kOnes * 0x80);
+}
+
+inline std::uint64_t load8(const char* p) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x;
+}
+
+// The first '"' or '\\' in [p, limit), or limit. Reads whole 8-byte words only below limit.
+inline const char* find_quote_or_backslash(const char* p, const char* limit) {
+  while (limit - p >= 8) {
+    const std::uint64_t x = load8(p);
+    const std::uint64_t m = byte_match(x, '"') | byte_match(x, '\\');
+    if (m != 0) return p + (__builtin_ctzll(m) >> 3);
+    p += 8;
+  }
+  while (p < limit && *p != '"' && *p != '\\') ++p;
+  return p;
+}
+
+// Whether `s` holds a backslash. `s` lies in a padded input buffer, but the scan still only
+// reads whole words inside `s`.
+inline bool has_backslash(std::string_view s) {
+  const char* p = s.data();
+  const char* limit = p + s.size();
+  while (limit - p >= 8) {
+    if (byte_match(load8(p), '\\') != 0) return true;
+    p += 8;
+  }
+  for (; p < limit; ++p) {
+    if (*p == '\\') return true;
+  }
+  return false;
 }
 
 std::string_view trim(std::string_view s) {
@@ -337,13 +389,12 @@ class Walker {
     const char* begin = field.key().raw();
     const char* limit = json_.data() + json_.capacity();
     if (begin >= json_.data() && begin < limit) {
-      const auto* quote = static_cast<const char*>(std::memchr(begin, '"', limit - begin));
-      if (quote != nullptr) {
-        const std::string_view raw(begin, static_cast<std::size_t>(quote - begin));
-        if (raw.find('\\') == std::string_view::npos) {
-          key = raw;
-          return true;
-        }
+      // Keys are short: one inline word-at-a-time scan for the closing quote or a backslash
+      // instead of two library calls per key.
+      const char* p = find_quote_or_backslash(begin, limit);
+      if (p < limit && *p == '"') {
+        key = std::string_view(begin, static_cast<std::size_t>(p - begin));
+        return true;
       }
     }
     if (auto e = field.unescaped_key().get(key)) {
@@ -396,10 +447,214 @@ class Walker {
         }
         DepthScope depth(*this);
         if (!depth.ok()) return;
+        if (t.fast_tensor_meta && fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) {
+          return;
+        }
         read_struct_fields(object, m, t);
         return;
       }
     }
+  }
+
+  // ---- Fast path for ir::TensorMeta (about half of a program's values).
+  //
+  // It reads the well-formed case only: known keys once each, values of the expected JSON
+  // type and range, SymInts as {"as_int": n}, dtype and sizes present. On anything else it
+  // gives up: it clears the message, puts the object back at its first field and returns
+  // false, and read_struct_fields reads the object again, reporting exactly what it always
+  // did. Scalar reads never leave simdjson in an error state, so the re-read sees the same
+  // document. An error of the document's structure is not retried (simdjson keeps it): the
+  // fast path reports it itself, from the same position and under the same JSON path as
+  // the generic reader, which iterates containers the same way.
+  enum class Fast { kDone, kGiveUp, kFatal };
+
+  // The key of `field` when it is plain (no escapes), as key_of's fast case.
+  bool plain_key(od::field& field, std::string_view& key) const {
+    const char* begin = field.key().raw();
+    const char* limit = json_.data() + json_.capacity();
+    if (begin < json_.data() || begin >= limit) return false;
+    const char* p = find_quote_or_backslash(begin, limit);
+    if (p >= limit || *p != '"') return false;
+    key = std::string_view(begin, static_cast<std::size_t>(p - begin));
+    return true;
+  }
+
+  // A failed read: a value the generic reader reports (give up and let it), or one that
+  // ends the document, reported here as the generic reader does at the same point.
+  Fast failed(simdjson::error_code e) {
+    if (is_value_error(e)) return Fast::kGiveUp;
+    structural(e);
+    return Fast::kFatal;
+  }
+
+  Fast fast_int64(od::value& v, std::int64_t& out) {
+    if (auto e = v.get_int64().get(out)) return failed(e);
+    return Fast::kDone;
+  }
+  Fast fast_int32(od::value& v, std::int32_t& out) {
+    std::int64_t x;
+    if (auto e = v.get_int64().get(x)) return failed(e);
+    if (x < std::numeric_limits<std::int32_t>::min() ||
+        x > std::numeric_limits<std::int32_t>::max()) {
+      return Fast::kGiveUp;
+    }
+    out = static_cast<std::int32_t>(x);
+    return Fast::kDone;
+  }
+
+  // {"as_int": n}
+  Fast fast_symint(od::value v, ir::SymInt& out) {
+    od::object object;
+    if (auto e = v.get_object().get(object)) return failed(e);
+    std::size_t count = 0;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return Fast::kFatal;
+      }
+      std::string_view key;
+      if (++count > 1 || !plain_key(field, key) || key != "as_int") return Fast::kGiveUp;
+      PathScope scope(steps_, {Step::kField, "as_int"});
+      od::value value = field.value();
+      std::int64_t x;
+      if (const Fast r = fast_int64(value, x); r != Fast::kDone) return r;
+      out.set_as_int(x);
+    }
+    return count == 1 ? Fast::kDone : Fast::kGiveUp;
+  }
+
+  Fast fast_symint_list(od::value v, pb::RepeatedPtrField<ir::SymInt>& out) {
+    od::array array;
+    if (auto e = v.get_array().get(array)) return failed(e);
+    std::size_t i = 0;
+    for (auto result : array) {
+      od::value element;
+      if (auto e = result.get(element)) {
+        structural(e);
+        return Fast::kFatal;
+      }
+      PathScope scope(steps_, {Step::kIndex, {}, i++});
+      const Fast r = fast_symint(element, *out.Add());
+      if (r != Fast::kDone) return r;
+    }
+    return Fast::kDone;
+  }
+
+  // {"type": "cpu", "index": null or n}
+  Fast fast_device(od::value v, ir::Device& out) {
+    od::object object;
+    if (auto e = v.get_object().get(object)) return failed(e);
+    bool type_seen = false, index_seen = false;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return Fast::kFatal;
+      }
+      std::string_view key;
+      if (!plain_key(field, key)) return Fast::kGiveUp;
+      od::value value = field.value();
+      if (key == "type" && !type_seen) {
+        type_seen = true;
+        const std::string_view token = trim(value.raw_json_token());
+        od::raw_json_string raw;
+        if (token.size() < 2 || token.size() > options_.max_string_bytes ||
+            token.front() != '"' || token.back() != '"' || has_backslash(token) ||
+            value.get_raw_json_string().get(raw)) {
+          return Fast::kGiveUp;
+        }
+        out.set_type(token.data() + 1, token.size() - 2);
+      } else if (key == "index" && !index_seen) {
+        index_seen = true;
+        od::json_type type;
+        if (!value.type().get(type) && type == od::json_type::null) continue;  // unset
+        std::int64_t x;
+        if (const Fast r = fast_int64(value, x); r != Fast::kDone) return r;
+        out.set_index(x);
+      } else {
+        return Fast::kGiveUp;
+      }
+    }
+    return type_seen ? Fast::kDone : Fast::kGiveUp;
+  }
+
+  // True when the object was read (or a structural error reported); false when the generic
+  // reader must read it, with `m` empty and the object back at its start.
+  bool fast_tensor_meta(od::object& object, ir::TensorMeta& m) {
+    // The generic reader would count two more levels (sizes, one SymInt).
+    if (depth_ + 2 > options_.max_depth) return false;
+    enum : unsigned { kDtype = 1, kSizes = 2, kGrad = 4, kDevice = 8, kStrides = 16,
+                      kOffset = 32, kLayout = 64 };
+    unsigned seen = 0;
+    Fast r = Fast::kDone;
+    for (auto result : object) {
+      od::field field;
+      if (auto e = std::move(result).get(field)) {
+        structural(e);
+        return true;
+      }
+      std::string_view key;
+      if (!plain_key(field, key)) {
+        r = Fast::kGiveUp;
+        break;
+      }
+      unsigned bit = 0;
+      std::string_view name;
+      switch (key.size()) {
+        case 5:
+          if (key == "dtype") bit = kDtype, name = "dtype";
+          else if (key == "sizes") bit = kSizes, name = "sizes";
+          break;
+        case 6:
+          if (key == "device") bit = kDevice, name = "device";
+          else if (key == "layout") bit = kLayout, name = "layout";
+          break;
+        case 7:
+          if (key == "strides") bit = kStrides, name = "strides";
+          break;
+        case 13:
+          if (key == "requires_grad") bit = kGrad, name = "requires_grad";
+          break;
+        case 14:
+          if (key == "storage_offset") bit = kOffset, name = "storage_offset";
+          break;
+        default: break;
+      }
+      if (bit == 0 || (seen & bit) != 0) {
+        r = Fast::kGiveUp;
+        break;
+      }
+      seen |= bit;
+      PathScope scope(steps_, {Step::kField, name});
+      od::value v = field.value();
+      std::int32_t x32 = 0;
+      bool b = false;
+      switch (bit) {
+        case kDtype:
+          if ((r = fast_int32(v, x32)) == Fast::kDone) m.set_dtype(x32);
+          break;
+        case kLayout:
+          if ((r = fast_int32(v, x32)) == Fast::kDone) m.set_layout(x32);
+          break;
+        case kGrad:
+          if (auto e = v.get_bool().get(b)) r = failed(e);
+          else m.set_requires_grad(b);
+          break;
+        case kSizes: r = fast_symint_list(v, *m.mutable_sizes()); break;
+        case kStrides: r = fast_symint_list(v, *m.mutable_strides()); break;
+        case kOffset: r = fast_symint(v, *m.mutable_storage_offset()); break;
+        case kDevice: r = fast_device(v, *m.mutable_device()); break;
+      }
+      if (r != Fast::kDone) break;
+    }
+    if (r == Fast::kFatal) return true;
+    if (r == Fast::kDone && (seen & (kDtype | kSizes)) == (kDtype | kSizes)) return true;
+    m.Clear();
+    // Back to the first field for read_struct_fields; at an object's start this cannot fail.
+    bool has_fields = false;
+    [[maybe_unused]] const simdjson::error_code e = object.reset().get(has_fields);
+    return false;
   }
 
   void read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t) {
@@ -443,7 +698,7 @@ class Walker {
     DepthScope depth(*this);
     if (!depth.ok()) return;
     std::size_t count = 0;
-    std::string first_tag;
+    std::string_view first_tag;  // points into the input or simdjson's string buffer
     for (auto result : object) {
       od::field field;
       if (auto e = std::move(result).get(field)) {
@@ -493,7 +748,7 @@ class Walker {
       }
       return;  // null means unset
     }
-    if (f.fd->is_repeated()) {
+    if (f.repeated) {
       if (f.keyed) {
         read_keyed(v, m, f);
       } else {
@@ -646,7 +901,7 @@ class Walker {
   void read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add) {
     const pb::FieldDescriptor* fd = f.fd;
     const pb::Reflection* r = f.owner_reflection;
-    switch (fd->cpp_type()) {
+    switch (f.cpp_type) {
       case pb::FieldDescriptor::CPPTYPE_STRING: {
         const std::string_view token = trim(v.raw_json_token());
         const std::size_t token_size = token.size();
@@ -654,7 +909,7 @@ class Walker {
         od::raw_json_string raw;
         if (token_size <= options_.max_string_bytes && token_size >= 2 &&
             token.front() == '"' && token.back() == '"' &&
-            token.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(raw)) {
+            !has_backslash(token) && !v.get_raw_json_string().get(raw)) {
           // Nothing to unescape: copy straight from the input, skipping simdjson's buffer.
           put_string(m, f, add, token.substr(1, token_size - 2));
           return;

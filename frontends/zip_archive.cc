@@ -55,14 +55,17 @@ std::string unsafe_member_name_reason(std::string_view name) {
       ((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z'))) {
     return "the member name starts with a drive letter";
   }
-  std::size_t start = 0;
-  while (start <= name.size()) {
-    std::size_t end = name.find_first_of("/\\", start);
-    if (end == std::string_view::npos) end = name.size();
-    if (name.substr(start, end - start) == "..") {
+  // One pass over the name: components end at '/' or '\\'; a component of exactly ".." is
+  // unsafe. (The NUL check above has already scanned the name once, with memchr.)
+  std::size_t component_start = 0;
+  const std::size_t n = name.size();
+  for (std::size_t i = 0; i <= n; ++i) {
+    if (i < n && name[i] != '/' && name[i] != '\\') continue;
+    if (i - component_start == 2 && name[component_start] == '.' &&
+        name[component_start + 1] == '.') {
       return "the member name has a '..' component that escapes the archive";
     }
-    start = end + 1;
+    component_start = i + 1;
   }
   return {};
 }

@@ -29,6 +29,16 @@ void InputSpecsMatchPlaceholders::check(const ProgramIndex& index, DiagnosticSin
   const std::vector<std::string_view>& placeholders = index.placeholder_names();
   const auto& specs = index.signature().input_specs();
 
+  // Fast path, the well-formed program: spec i names placeholder i (or neither names one) for
+  // every i. Then no spec or placeholder is orphaned, the order agrees and the counts match,
+  // so the full comparison below would report nothing.
+  if (static_cast<int>(placeholders.size()) == specs.size()) {
+    bool aligned = true;
+    for (int i = 0; aligned && i < specs.size(); ++i)
+      aligned = named_placeholder(specs[i]) == placeholders[i];
+    if (aligned) return;
+  }
+
   std::unordered_map<std::string_view, int> placeholder_position, spec_position;
   for (int i = 0; i < static_cast<int>(placeholders.size()); ++i)
     if (!placeholders[i].empty()) placeholder_position.try_emplace(placeholders[i], i);

@@ -2,26 +2,37 @@
 
 #include <fmt/format.h>
 
-#include <unordered_map>
 #include <unordered_set>
 
 #include "rules/structural/name_suggestions.h"
 #include "rules/structural/signature_helpers.h"
 #include "rules/structural/tensor_bytes.h"
+#include "verifier/name_table.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint {
 namespace {
 
-// Lookups over one payload config (weights or constants) and the records beside it.
+// Lookups over one payload config (weights or constants) and the records beside it. Keys
+// are interned into flat tables (verifier/name_table.h): the first entry of a key wins, as
+// with try_emplace, and an entry's id is that of its key.
 class Payload {
  public:
   Payload(const ir::StateSource& source, std::string_view label)
       : source_(source), label_(label) {
-    for (const ir::PayloadMetaEntry& entry : source.config().config())
-      entries_.try_emplace(entry.key(), &entry.value());
-    for (const ir::ArchiveRecord& record : source.records())
-      record_sizes_.try_emplace(record.path(), record.size());
+    const auto& config = source.config().config();
+    entries_.reserve(static_cast<std::size_t>(config.size()));
+    entry_values_.reserve(static_cast<std::size_t>(config.size()));
+    for (const ir::PayloadMetaEntry& entry : config) {
+      if (entries_.intern(entry.key()) == static_cast<int>(entry_values_.size()))
+        entry_values_.push_back(&entry.value());
+    }
+    records_.reserve(static_cast<std::size_t>(source.records().size()));
+    record_sizes_.reserve(static_cast<std::size_t>(source.records().size()));
+    for (const ir::ArchiveRecord& record : source.records()) {
+      if (records_.intern(record.path()) == static_cast<int>(record_sizes_.size()))
+        record_sizes_.push_back(record.size());
+    }
   }
 
   bool present() const { return source_.present(); }
@@ -30,29 +41,33 @@ class Payload {
     return source_.config_path().empty() ? fmt::format("the {} config", label_)
                                          : fmt::format("`{}`", source_.config_path());
   }
+  // The id of the entry keyed `fqn`, or NameTable::kAbsent.
+  int entry_id(std::string_view fqn) const { return entries_.find(fqn); }
+  std::size_t entry_count() const { return entry_values_.size(); }
   const ir::PayloadMeta* entry(std::string_view fqn) const {
-    auto it = entries_.find(fqn);
-    return it == entries_.end() ? nullptr : it->second;
+    const int id = entries_.find(fqn);
+    return id == NameTable::kAbsent ? nullptr : entry_values_[static_cast<std::size_t>(id)];
   }
   const std::uint64_t* record_size(std::string_view path) const {
-    auto it = record_sizes_.find(path);
-    return it == record_sizes_.end() ? nullptr : &it->second;
+    const int id = records_.find(path);
+    return id == NameTable::kAbsent ? nullptr : &record_sizes_[static_cast<std::size_t>(id)];
   }
   const ir::StateSource& source() const { return source_; }
   // Entries whose key no input spec declares: where a misspelt state entry would be.
-  std::vector<NameCandidate> unclaimed_entries(
-      const std::unordered_set<std::string_view>& declared) const {
+  std::vector<NameCandidate> unclaimed_entries(const NameTable& declared) const {
     std::vector<NameCandidate> names;
     for (const ir::PayloadMetaEntry& entry : source_.config().config())
-      if (!declared.count(entry.key())) names.push_back({entry.key(), {}});
+      if (declared.find(entry.key()) == NameTable::kAbsent) names.push_back({entry.key(), {}});
     return names;
   }
 
  private:
   const ir::StateSource& source_;
   std::string_view label_;
-  std::unordered_map<std::string_view, const ir::PayloadMeta*> entries_;
-  std::unordered_map<std::string_view, std::uint64_t> record_sizes_;
+  NameTable entries_;  // config keys
+  std::vector<const ir::PayloadMeta*> entry_values_;  // by key id: the first entry's value
+  NameTable records_;  // record paths
+  std::vector<std::uint64_t> record_sizes_;  // by path id: the first record's size
 };
 
 // Where each kind of lifted state is saved by torch.export.save.
@@ -86,19 +101,23 @@ class StateChecker {
 
   void run() {
     std::vector<DeclaredState> states = declared_state(index_.signature());
-    for (const DeclaredState& state : states) declared_.insert(state.fqn);
+    declared_.reserve(states.size());
+    for (const DeclaredState& state : states) declared_.intern(state.fqn);
     if (!weights_.present() && !constants_.present()) {
       report_skipped(states);
       if (index_.program().layout() != ir::LAYOUT_PT2_ARCHIVE) return;
     }
-    std::unordered_set<std::string_view> claimed_weights, claimed_constants;
+    // By entry id: whether an input spec declares that key.
+    std::vector<bool> claimed_weights(weights_.entry_count()),
+        claimed_constants(constants_.entry_count());
     for (const DeclaredState& state : states) {
       if (state.fqn.empty()) continue;  // input-specs rules and the loader report that
       Home home = home_of(state);
       const ir::PayloadMeta* in_weights = weights_.entry(state.fqn);
       const ir::PayloadMeta* in_constants = constants_.entry(state.fqn);
-      if (in_weights) claimed_weights.insert(state.fqn);
-      if (in_constants) claimed_constants.insert(state.fqn);
+      if (in_weights) claimed_weights[static_cast<std::size_t>(weights_.entry_id(state.fqn))] = true;
+      if (in_constants)
+        claimed_constants[static_cast<std::size_t>(constants_.entry_id(state.fqn))] = true;
       switch (home) {
         case Home::kWeights: check_saved_in(state, weights_, constants_); break;
         case Home::kConstants:
@@ -254,11 +273,10 @@ class StateChecker {
                          home.label()));
   }
 
-  void report_unclaimed(const Payload& payload,
-                        const std::unordered_set<std::string_view>& claimed) {
+  void report_unclaimed(const Payload& payload, const std::vector<bool>& claimed) {
     if (!payload.present()) return;
     for (const ir::PayloadMetaEntry& entry : payload.source().config().config()) {
-      if (claimed.count(entry.key())) continue;
+      if (claimed[static_cast<std::size_t>(payload.entry_id(entry.key()))]) continue;
       emit(sink_, info_, index_.name(),
            fmt::format("{} entry `{}` matches no input spec of the program", payload.label(),
                        entry.key()))
@@ -278,7 +296,7 @@ class StateChecker {
   Payload weights_;
   Payload constants_;
   std::unordered_set<std::string_view> reported_missing_;
-  std::unordered_set<std::string_view> declared_;  // every FQN an input spec lifts
+  NameTable declared_;  // every FQN an input spec lifts
 };
 
 }  // namespace

@@ -163,6 +163,28 @@ TEST(FrontendsSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
   documents.push_back(R"({"config": {"w": {"path_name": "weight_0", "is_param": true,
       "use_pickle": false, "tensor_meta": {"dtype": 7, "sizes": [{"as_int": 3}]}},
       "x": {"path_name": 5}, "y": 3}})");
+  // The TensorMeta fast path gives up on anything but the well-formed case and must leave
+  // the generic reader the same document: duplicate, escaped and unknown keys, out-of-range
+  // and mistyped values, unions of two kinds, and each ',' or ':' dropped in turn (errors of
+  // structure, which the fast path reports itself, at the generic reader's position and path).
+  const std::string tensor_metas = R"({"graph_module": {"graph": {"tensor_values": {
+      "a": {"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}], "requires_grad": false,
+            "device": {"type": "cpu", "index": null}, "strides": [{"as_int": 3}, {"as_int": 1}],
+            "storage_offset": {"as_int": 0}, "layout": 7},
+      "b": {"dtype": 7, "dtype": 6, "sizes": []},
+      "c": {"d\u0074ype": 7, "sizes": [], "extra": 1},
+      "d": {"dtype": 4294967296, "sizes": [{"as_int": 1, "as_expr": {"expr_str": "s"}}]},
+      "e": {"dtype": 7, "sizes": [{}], "device": {"type": "cu\u0064a", "index": 0}},
+      "f": {"dtype": 7, "sizes": [{"as_int": 1}], "device": {"index": "0"}, "layout": null},
+      "g": {"dtype": 7, "sizes": [{"as_int": 1}], "storage_offset": [], "requires_grad": 1},
+      "h": {}, "i": {"sizes": [{"as_int": 1}]}, "j": {"dtype": 7, "sizes": null}}}}})";
+  documents.push_back(tensor_metas);
+  for (std::size_t i = 0; i < tensor_metas.size(); ++i) {
+    if (tensor_metas[i] != ',' && tensor_metas[i] != ':') continue;
+    std::string broken = tensor_metas;
+    broken[i] = ' ';
+    documents.push_back(std::move(broken));
+  }
   for (std::size_t i = 0; i < documents.size(); ++i) {
     PaddedBytes json;
     ASSERT_TRUE(json.assign(documents[i]));
