@@ -83,18 +83,26 @@ void collect_value_names(const ir::Argument& a, std::vector<std::string_view>& o
 }
 
 std::string_view argument_value_name(const ir::Argument& a) {
+  // Every branch returns a view of the message's own string: a `cond ? str : ""` here would
+  // build a temporary std::string and hand back a dangling view.
+  constexpr std::string_view kNone;
   using K = ir::Argument::KindCase;
   switch (a.kind_case()) {
     case K::kAsTensor: return a.as_tensor().name();
-    case K::kAsSymInt: return a.as_sym_int().has_as_name() ? a.as_sym_int().as_name() : "";
-    case K::kAsSymBool: return a.as_sym_bool().has_as_name() ? a.as_sym_bool().as_name() : "";
+    case K::kAsSymInt:
+      if (a.as_sym_int().has_as_name()) return a.as_sym_int().as_name();
+      return kNone;
+    case K::kAsSymBool:
+      if (a.as_sym_bool().has_as_name()) return a.as_sym_bool().as_name();
+      return kNone;
     case K::kAsSymFloat:
-      return a.as_sym_float().has_as_name() ? a.as_sym_float().as_name() : "";
+      if (a.as_sym_float().has_as_name()) return a.as_sym_float().as_name();
+      return kNone;
     case K::kAsCustomObj: return a.as_custom_obj().name();
     case K::kAsOptionalTensor:
-      return a.as_optional_tensor().has_as_tensor() ? a.as_optional_tensor().as_tensor().name()
-                                                   : "";
-    default: return "";
+      if (a.as_optional_tensor().has_as_tensor()) return a.as_optional_tensor().as_tensor().name();
+      return kNone;
+    default: return kNone;
   }
 }
 
