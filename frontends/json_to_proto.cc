@@ -385,6 +385,26 @@ class Walker {
 
   // The key's bytes when they need no unescaping, which is nearly always: skips simdjson's
   // copy into its string buffer. Stage 1 has already checked the closing quote exists.
+  // The next field of an object; false, after reporting, when the document is unreadable.
+  template <typename FieldResult>
+  bool next_field(FieldResult&& result, od::field& field) {
+    if (auto e = std::forward<FieldResult>(result).get(field)) {
+      structural(e);
+      return false;
+    }
+    return true;
+  }
+
+  // The generic readers' step over one field: read it, skip it (its key was bad and is
+  // reported), or stop (the document is unreadable).
+  enum class KeyStep { kRead, kSkip, kStop };
+  template <typename FieldResult>
+  KeyStep next_key(FieldResult&& result, od::field& field, std::string_view& key) {
+    if (!next_field(std::forward<FieldResult>(result), field)) return KeyStep::kStop;
+    if (key_of(field, key)) return KeyStep::kRead;
+    return fatal_ ? KeyStep::kStop : KeyStep::kSkip;
+  }
+
   bool key_of(od::field& field, std::string_view& key) {
     const char* begin = field.key().raw();
     const char* limit = json_.data() + json_.capacity();
@@ -509,10 +529,7 @@ class Walker {
     std::size_t count = 0;
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return Fast::kFatal;
-      }
+      if (!next_field(std::move(result), field)) return Fast::kFatal;
       std::string_view key;
       if (++count > 1 || !plain_key(field, key) || key != "as_int") return Fast::kGiveUp;
       PathScope scope(steps_, {Step::kField, "as_int"});
@@ -548,10 +565,7 @@ class Walker {
     bool type_seen = false, index_seen = false;
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return Fast::kFatal;
-      }
+      if (!next_field(std::move(result), field)) return Fast::kFatal;
       std::string_view key;
       if (!plain_key(field, key)) return Fast::kGiveUp;
       od::value value = field.value();
@@ -590,10 +604,7 @@ class Walker {
     Fast r = Fast::kDone;
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return true;
-      }
+      if (!next_field(std::move(result), field)) return true;
       std::string_view key;
       if (!plain_key(field, key)) {
         r = Fast::kGiveUp;
@@ -661,15 +672,10 @@ class Walker {
     std::uint64_t seen = 0;
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return;
-      }
       std::string_view key;
-      if (!key_of(field, key)) {
-        if (fatal_) return;
-        continue;
-      }
+      const KeyStep step = next_key(std::move(result), field, key);
+      if (step == KeyStep::kStop) return;
+      if (step == KeyStep::kSkip) continue;
       const FieldEntry* f = t.find(key);
       if (f == nullptr) continue;  // newer writers add fields; older readers ignore them too
       if (f->index < 64) seen |= std::uint64_t{1} << f->index;
@@ -701,15 +707,10 @@ class Walker {
     std::string_view first_tag;  // points into the input or simdjson's string buffer
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return;
-      }
       std::string_view key;
-      if (!key_of(field, key)) {
-        if (fatal_) return;
-        continue;
-      }
+      const KeyStep step = next_key(std::move(result), field, key);
+      if (step == KeyStep::kStop) return;
+      if (step == KeyStep::kSkip) continue;
       if (++count > 1) {
         if (count == 2) {
           problem(fmt::format("{} holds two kinds, '{}' and '{}'; a union holds exactly one",
@@ -801,15 +802,10 @@ class Walker {
     if (!depth.ok()) return;
     for (auto result : object) {
       od::field field;
-      if (auto e = std::move(result).get(field)) {
-        structural(e);
-        return;
-      }
       std::string_view key;
-      if (!key_of(field, key)) {
-        if (fatal_) return;
-        continue;
-      }
+      const KeyStep step = next_key(std::move(result), field, key);
+      if (step == KeyStep::kStop) return;
+      if (step == KeyStep::kSkip) continue;
       pb::Message& entry = put_message(m, f);
       put_string(entry, *f.sub->key, /*add=*/false, key);
       PathScope scope(steps_, {Step::kKey, key});

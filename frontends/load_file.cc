@@ -59,17 +59,26 @@ struct FileCloser {
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
 // The whole file, bounded; reports and returns false when it is too large or unreadable.
+// A file over the size bound is reported instead of read.
+bool within_limit(std::uint64_t size, std::uint64_t limit, std::string_view name,
+                  LoadReporter& reporter) {
+  if (size <= limit) return true;
+  reporter.report(kMalformedProgram, "",
+                  fmt::format("'{}' is {} bytes, more than the limit of {} bytes", name, size,
+                              limit));
+  return false;
+}
+
+void report_cannot_allocate(std::uint64_t size, std::string_view name, LoadReporter& reporter) {
+  reporter.report(kMalformedProgram, "",
+                  fmt::format("cannot allocate {} bytes to read '{}'", size, name));
+}
+
 bool read_whole(std::FILE* file, std::uint64_t size, std::uint64_t limit, std::string_view name,
                 LoadReporter& reporter, PaddedBytes& out) {
-  if (size > limit) {
-    reporter.report(kMalformedProgram, "",
-                    fmt::format("'{}' is {} bytes, more than the limit of {} bytes", name, size,
-                                limit));
-    return false;
-  }
+  if (!within_limit(size, limit, name, reporter)) return false;
   if (!out.allocate(static_cast<std::size_t>(size))) {
-    reporter.report(kMalformedProgram, "",
-                    fmt::format("cannot allocate {} bytes to read '{}'", size, name));
+    report_cannot_allocate(size, name, reporter);
     return false;
   }
   std::rewind(file);
@@ -235,28 +244,15 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
       break;
     }
     case Content::kTextproto:
-      if (bytes.size() > options.max_program_json_bytes) {
-        loader.reporter_.report(kMalformedProgram, "",
-                                fmt::format("'{}' is {} bytes, more than the limit of {} bytes",
-                                            name, bytes.size(),
-                                            options.max_program_json_bytes));
-        break;
-      }
-      load_textproto(bytes, name, loader.context_, programs);
+      if (within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
+        load_textproto(bytes, name, loader.context_, programs);
       break;
     case Content::kJson: {
-      if (bytes.size() > options.max_program_json_bytes) {
-        loader.reporter_.report(kMalformedProgram, "",
-                                fmt::format("'{}' is {} bytes, more than the limit of {} bytes",
-                                            name, bytes.size(),
-                                            options.max_program_json_bytes));
+      if (!within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
         break;
-      }
       PaddedBytes json;
       if (!json.assign(bytes)) {
-        loader.reporter_.report(kMalformedProgram, "",
-                                fmt::format("cannot allocate {} bytes to read '{}'",
-                                            bytes.size(), name));
+        report_cannot_allocate(bytes.size(), name, loader.reporter_);
         break;
       }
       if (!load_bare_json(json, name, loader.context_, programs)) {

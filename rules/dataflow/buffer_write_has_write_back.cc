@@ -30,12 +30,8 @@ class BufferWriteHasWriteBack final : public Rule {
     if (index.dialect() == Dialect::kTraining || index.dialect() == Dialect::kUnknown) return;
     dataflow::ProgramDataflow flow(index);
     std::vector<bool> written_back(index.placeholder_names().size(), false);
-    const ir::GraphSignature& signature = index.signature();
-    for (const ir::OutputSpec& spec : signature.output_specs()) {
-      if (!is_mutation_output(spec)) continue;
-      int placeholder = dataflow::mutation_target_placeholder(index, spec);
-      if (placeholder >= 0) written_back[placeholder] = true;
-    }
+    for (const dataflow::ResolvedWriteBack& write_back : dataflow::resolved_write_backs(index))
+      written_back[write_back.target] = true;
 
     std::map<int, LostUpdate> lost;  // by placeholder, so findings come in input order
     const ir::Graph& graph = index.graph();

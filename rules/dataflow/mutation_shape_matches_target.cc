@@ -19,14 +19,8 @@ class MutationShapeMatchesTarget final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
-    const ir::GraphSignature& signature = index.signature();
     std::optional<dataflow::ProgramDataflow> flow;
-    for (int i = 0; i < signature.output_specs_size(); ++i) {
-      const ir::OutputSpec& spec = signature.output_specs(i);
-      if (!is_mutation_output(spec)) continue;
-      int target = dataflow::mutation_target_placeholder(index, spec);
-      if (target < 0) continue;
-      std::string_view value = output_spec_arg_name(spec);
+    for (const auto& [i, target, value] : dataflow::resolved_write_backs(index)) {
       const ir::TensorMeta* value_meta = index.tensor_meta(value);
       const ir::TensorMeta* target_meta = index.tensor_meta(index.placeholder_names()[target]);
       if (value_meta == nullptr || target_meta == nullptr) continue;  // value-has-metadata

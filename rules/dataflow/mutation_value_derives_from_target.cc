@@ -15,11 +15,8 @@ constexpr RuleInfo kInfo{
 
 // The output spec (other than `skip`) that writes `placeholder` back, or -1.
 int write_back_of(const ProgramIndex& index, int placeholder, int skip) {
-  const ir::GraphSignature& signature = index.signature();
-  for (int i = 0; i < signature.output_specs_size(); ++i) {
-    if (i == skip || !is_mutation_output(signature.output_specs(i))) continue;
-    if (dataflow::mutation_target_placeholder(index, signature.output_specs(i)) == placeholder) return i;
-  }
+  for (const dataflow::ResolvedWriteBack& write_back : dataflow::resolved_write_backs(index))
+    if (write_back.spec != skip && write_back.target == placeholder) return write_back.spec;
   return -1;
 }
 
@@ -28,15 +25,9 @@ class MutationValueDerivesFromTarget final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
-    const ir::GraphSignature& signature = index.signature();
     std::optional<dataflow::ProgramDataflow> flow;
-    for (int i = 0; i < signature.output_specs_size(); ++i) {
-      const ir::OutputSpec& spec = signature.output_specs(i);
-      if (!is_mutation_output(spec)) continue;
-      int target = dataflow::mutation_target_placeholder(index, spec);
-      if (target < 0) continue;  // mutation-target-resolves reports it
+    for (const auto& [i, target, value] : dataflow::resolved_write_backs(index)) {
       if (!flow) flow.emplace(index);
-      std::string_view value = output_spec_arg_name(spec);
       const dataflow::Trace& trace = flow->tracer().update_origin(value);
       if (trace.placeholder < 0 || !trace.updated || trace.placeholder == target) continue;
       report(*flow, i, value, target, trace, sink);

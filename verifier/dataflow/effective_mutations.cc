@@ -40,6 +40,18 @@ int mutation_target_placeholder(const ProgramIndex& index, const ir::OutputSpec&
   return def && def->placeholder >= 0 ? def->placeholder : -1;
 }
 
+std::vector<ResolvedWriteBack> resolved_write_backs(const ProgramIndex& index) {
+  std::vector<ResolvedWriteBack> write_backs;
+  const ir::GraphSignature& signature = index.signature();
+  for (int i = 0; i < signature.output_specs_size(); ++i) {
+    const ir::OutputSpec& spec = signature.output_specs(i);
+    if (!is_mutation_output(spec)) continue;
+    const int target = mutation_target_placeholder(index, spec);
+    if (target >= 0) write_backs.push_back({i, target, output_spec_arg_name(spec)});
+  }
+  return write_backs;
+}
+
 std::vector<InPlaceWrite> in_place_writes(const ProgramIndex& index, NodeOps& ops,
                                           ValueTracer& tracer) {
   std::vector<InPlaceWrite> writes;
@@ -95,16 +107,11 @@ std::vector<StateWrite> effective_mutations(const ProgramIndex& index, NodeOps& 
     if (write.value != index.placeholder_names()[write.placeholder])
       state->view_writes.push_back(write.node);
   }
-  const ir::GraphSignature& signature = index.signature();
-  for (int i = 0; i < signature.output_specs_size(); ++i) {
-    const ir::OutputSpec& spec = signature.output_specs(i);
-    if (!is_mutation_output(spec)) continue;
-    int placeholder = mutation_target_placeholder(index, spec);
-    if (placeholder < 0) continue;
-    StateWrite* state = entry(placeholder);
+  for (const ResolvedWriteBack& write_back : resolved_write_backs(index)) {
+    StateWrite* state = entry(write_back.target);
     if (state == nullptr) continue;
-    state->write_backs.push_back(i);
-    std::optional<ValueDef> def = index.definition(output_spec_arg_name(spec));
+    state->write_backs.push_back(write_back.spec);
+    std::optional<ValueDef> def = index.definition(write_back.value);
     if (def && def->node >= 0 &&
         std::find(state->nodes.begin(), state->nodes.end(), def->node) == state->nodes.end())
       state->nodes.push_back(def->node);

@@ -50,5 +50,16 @@ std::vector<StateWrite> effective_mutations(const ProgramIndex& index, NodeOps& 
 // `user_input_name` of a user input, ...), or -1 when it resolves to none.
 int mutation_target_placeholder(const ProgramIndex& index, const ir::OutputSpec& spec);
 
+// A mutation output whose target resolves to a placeholder.
+struct ResolvedWriteBack {
+  int spec;                // index into output_specs
+  int target;              // the placeholder written back
+  std::string_view value;  // the value the spec writes back
+};
+
+// Every mutation output whose target resolves, in output order. The others are
+// mutation-target-resolves' to report.
+std::vector<ResolvedWriteBack> resolved_write_backs(const ProgramIndex& index);
+
 }  // namespace dataflow
 }  // namespace pt2lint
