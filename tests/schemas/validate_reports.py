@@ -45,7 +45,7 @@ def main():
     if "## pt2lint" not in outputs["markdown"]:
         print("markdown: no summary heading")
         failed = True
-    print(f"SARIF validated against {os.path.basename(report_checks.sarif_schema_path())}")
+    print(f"SARIF validated against {os.path.basename(report_checks.SARIF_SCHEMA)}")
     return 1 if failed else 0
 
 
