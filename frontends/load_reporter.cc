@@ -7,21 +7,39 @@ namespace pt2lint {
 void LoadReporter::report(const RuleInfo& rule, std::string_view program, std::string message,
                           std::string_view member, std::string_view json_path,
                           std::string note) {
-  if (reported_ >= max_findings_) {
-    for (auto& s : suppressed_) {
-      if (s.rule == &rule) {
-        ++s.count;
-        return;
-      }
-    }
-    suppressed_.push_back({&rule, std::string(program), 1});
-    return;
-  }
-  ++reported_;
+  if (!admit(rule, program)) return;
+  if (&sink_ == &held_) held_rules_.push_back(&rule);
   auto finding = emit(sink_, rule, std::string(program), std::move(message));
   if (!member.empty()) finding.at_member(std::string(member));
   if (!json_path.empty()) finding.at_json_path(std::string(json_path));
   if (!note.empty()) finding.note(std::move(note));
+}
+
+bool LoadReporter::admit(const RuleInfo& rule, std::string_view program) {
+  if (reported_ < max_findings_) {
+    ++reported_;
+    return true;
+  }
+  for (auto& s : suppressed_) {
+    if (s.rule == &rule) {
+      ++s.count;
+      return false;
+    }
+  }
+  suppressed_.push_back({&rule, std::string(program), 1});
+  return false;
+}
+
+void LoadReporter::adopt(LoadReporter& held) {
+  std::vector<Finding> findings = held.held_.take();
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (admit(*held.held_rules_[i], findings[i].program)) sink_.report(std::move(findings[i]));
+  }
+  for (const auto& s : held.suppressed_) {
+    for (std::size_t n = 0; n < s.count; ++n) admit(*s.rule, s.program);
+  }
+  held.held_rules_.clear();
+  held.suppressed_.clear();
 }
 
 void LoadReporter::finish() {

@@ -18,6 +18,9 @@ class LoadReporter {
 
   explicit LoadReporter(DiagnosticSink& sink, std::size_t max_findings = kDefaultMaxFindings)
       : sink_(sink), max_findings_(max_findings) {}
+  // A reporter for work on another thread: it keeps its findings until a reporter of the
+  // file adopts them, so their order does not depend on timing.
+  LoadReporter() : sink_(held_), max_findings_(kDefaultMaxFindings) {}
   LoadReporter(const LoadReporter&) = delete;
   LoadReporter& operator=(const LoadReporter&) = delete;
 
@@ -29,6 +32,10 @@ class LoadReporter {
   // Emits one summary finding per rule that had findings suppressed. Call once at the end.
   void finish();
 
+  // Reports the findings `held` kept (see the default constructor), in their order, as if
+  // they had been reported here: they count against this reporter's cap.
+  void adopt(LoadReporter& held);
+
   std::size_t reported() const { return reported_; }
 
  private:
@@ -37,6 +44,11 @@ class LoadReporter {
     std::string program;
     std::size_t count;
   };
+  // False when the finding is over the cap and was counted as suppressed instead.
+  bool admit(const RuleInfo& rule, std::string_view program);
+
+  CollectingSink held_;
+  std::vector<const RuleInfo*> held_rules_;  // the rule of each finding in held_
   DiagnosticSink& sink_;
   std::size_t max_findings_;
   std::size_t reported_ = 0;

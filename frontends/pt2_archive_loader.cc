@@ -1,5 +1,7 @@
 #include "frontends/pt2_archive_loader.h"
 
+#include <future>
+
 #include <fmt/format.h>
 
 #include "frontends/load_rules.h"
@@ -35,24 +37,55 @@ void collect_records(const ZipArchive& zip, const std::string& folder, ir::State
   }
 }
 
-void load_state(const ZipArchive& zip, const std::string& root, std::string_view folder,
-                const std::string& config_name, const ir::Program& program,
-                LoadContext& context, ir::StateSource& state) {
-  const std::string folder_path = root + std::string(folder);
-  const std::string config_path = folder_path + config_name;
-  collect_records(zip, folder_path, state);
-  const auto* config = zip.find(config_path);
-  state.set_present(config != nullptr);
-  if (config == nullptr) return;
-  state.set_config_path(config_path);
-  PaddedBytes json;
-  if (!read_json_member(zip, *config, context.options.max_config_json_bytes, program.name(),
-                        context, json)) {
-    return;
+// One state folder's config, read on the calling thread (a libzip archive is not
+// thread-safe) and converted with its own JSON reader, so that the conversion can run on a
+// second thread while the caller converts the program JSON.
+class StateLoad {
+ public:
+  StateLoad(const ZipArchive& zip, const std::string& root, std::string_view folder,
+            const std::string& config_name, const ir::Program& program,
+            const LoadOptions& options, ir::StateSource& state)
+      : zip_(zip),
+        folder_path_(root + std::string(folder)),
+        program_(program.name()),
+        json_(JsonReadOptions{options.max_json_depth}),
+        context_{options, reporter_, json_},
+        state_(state) {
+    const std::string config_path = folder_path_ + config_name;
+    config_ = zip.find(config_path);
+    state.set_present(config_ != nullptr);
+    if (config_ == nullptr) return;
+    state.set_config_path(config_path);
+    if (!read_json_member(zip, *config_, options.max_config_json_bytes, program_, context_,
+                          bytes_)) {
+      config_ = nullptr;
+    }
   }
-  context.json.read(json, *state.mutable_config(), JsonSource{program.name(), config_path},
-                    context.reporter);
-}
+
+  // Below this a thread costs more than it saves.
+  bool worth_a_thread() const { return bytes_.size() >= (std::size_t{256} << 10); }
+
+  void convert() {
+    collect_records(zip_, folder_path_, state_);
+    if (config_ == nullptr) return;
+    json_.read(bytes_, *state_.mutable_config(), JsonSource{program_, config_->name}, reporter_);
+    bytes_ = PaddedBytes();
+  }
+
+  // Hands the findings to the file's reporter, after those of the program JSON.
+  void report_to(LoadReporter& reporter) { reporter.adopt(reporter_); }
+
+ private:
+  const ZipArchive& zip_;
+  const std::string folder_path_;
+  const std::string program_;
+  LoadReporter reporter_;
+  JsonToProto json_;
+  LoadContext context_;
+  ir::StateSource& state_;
+  const ZipArchive::Member* config_ = nullptr;
+  PaddedBytes bytes_;
+};
 
 }  // namespace
 
@@ -122,16 +155,29 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
     program.set_layout(ir::LAYOUT_PT2_ARCHIVE);
     program.set_json_path(m.name);
     program.set_archive_version(archive_version);
-    PaddedBytes json;
-    if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(), context,
-                         json)) {
-      read_program_json(context, json, program);
+    StateLoad weights(zip, root, kWeightsDir, name + "_weights_config.json", program,
+                      context.options, *program.mutable_weights());
+    StateLoad constants(zip, root, kConstantsDir, name + "_constants_config.json", program,
+                        context.options, *program.mutable_constants());
+    // A large model's weights config is ~1 MB of JSON: converting it beside the program
+    // JSON saves its whole time (docs/performance.md).
+    std::future<void> weights_done;
+    if (weights.worth_a_thread()) {
+      weights_done = std::async(std::launch::async, [&weights] { weights.convert(); });
+    } else {
+      weights.convert();
     }
-    json = PaddedBytes();  // the program JSON can be large; free it before the configs
-    load_state(zip, root, kWeightsDir, name + "_weights_config.json", program, context,
-               *program.mutable_weights());
-    load_state(zip, root, kConstantsDir, name + "_constants_config.json", program, context,
-               *program.mutable_constants());
+    {
+      PaddedBytes json;
+      if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
+                           context, json)) {
+        read_program_json(context, json, program);
+      }
+    }
+    if (weights_done.valid()) weights_done.get();
+    constants.convert();
+    weights.report_to(context.reporter);
+    constants.report_to(context.reporter);
   }
   if (models == 0) {
     context.reporter.report(kMalformedProgram, "",

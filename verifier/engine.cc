@@ -93,8 +93,8 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   return summary;
 }
 
-FileResult Engine::check_file(const std::filesystem::path& path,
-                              const LoadOptions& options) const {
+FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptions& options,
+                              IrDisposal disposal) const {
   FileResult result;
   result.path = path.string();
   CollectingSink collected;
@@ -134,6 +134,9 @@ FileResult Engine::check_file(const std::filesystem::path& path,
         check_program(*program, filtered, !load_watch.broken(program->name())));
   }
   result.findings = collected.take();
+#if !defined(__SANITIZE_ADDRESS__)
+  if (disposal == IrDisposal::kLeaveToExit) (void)loaded.arena.release();
+#endif
   return result;
 }
 

@@ -152,6 +152,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
   }
   std::stable_sort(order.begin(), order.end(),
                    [&sizes](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  const IrDisposal disposal = files.size() == 1 ? IrDisposal::kLeaveToExit : IrDisposal::kFree;
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t n = next++; n < files.size(); n = next++) {
@@ -159,7 +160,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
       Engine engine(registry, filters[i]->for_file(files[i].path));
-      results[i] = engine.check_file(files[i].path, load);
+      results[i] = engine.check_file(files[i].path, load, disposal);
       progress.file_done();
     }
   };
