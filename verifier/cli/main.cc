@@ -3,11 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "verifier/cli/huge_page_heap.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/rule_registry.h"
 
 int main(int argc, char** argv) {
   using namespace pt2lint;
+  use_huge_pages_for_heap();
   // libzip converts every member's DOS time with mktime(), and glibc re-stats /etc/localtime
   // on each call while TZ is unset: thousands of syscalls for a large archive. With TZ set
   // (the user's own value is kept) glibc reads the zone once.
