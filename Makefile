@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 CORPUS     ?= $(abspath ../shared/corpus)
 
 DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
-  protobuf-compiler libprotobuf-dev libzip-dev libsimdjson-dev libfmt-dev libcli11-dev \
+  protobuf-compiler libprotobuf-dev libminizip-dev zlib1g-dev libzip-dev libsimdjson-dev libfmt-dev libcli11-dev \
   libgtest-dev libtorch-dev libtomlplusplus-dev python3 python3-jsonschema zip
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -1,47 +1,45 @@
 #include "frontends/zip_archive.h"
 
+#include <minizip/unzip.h>
 #include <sys/stat.h>
-#include <zip.h>
+#include <zlib.h>
 
-#include <system_error>
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "frontends/archive_bytes.h"
+
 namespace pt2lint {
 
 struct ZipArchive::Handle {
-  zip_t* zip = nullptr;
+  ArchiveBytes bytes;
+  unzFile zip = nullptr;
   ~Handle() {
-    if (zip != nullptr) zip_discard(zip);  // read-only: never write anything back
+    if (zip != nullptr) unzClose(zip);
   }
 };
 
 namespace {
 
-std::string libzip_error(int code) {
-  zip_error_t error;
-  zip_error_init_with_code(&error, code);
-  std::string text = zip_error_strerror(&error);
-  zip_error_fini(&error);
-  return text;
-}
-
-std::string libzip_error(zip_error_t* error) { return zip_error_strerror(error); }
-
 // Deflate cannot expand data by more than about 1032:1; a declared size beyond that is a lie.
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
+constexpr std::uint16_t kStored = 0;
+constexpr std::uint16_t kDeflated = Z_DEFLATED;
+constexpr unsigned kUnixHost = 3;  // "version made by" high byte: external attributes are a mode
+constexpr std::size_t kChunk = std::size_t{1} << 20;
 
-std::string open_error(int code) {
-  if (code == ZIP_ER_EXISTS) return std::string(kDuplicateMemberError);
-  return fmt::format("not a readable zip archive: {}", libzip_error(code));
+std::string minizip_error(int code) {
+  switch (code) {
+    case UNZ_ERRNO: return "the archive cannot be read";
+    case UNZ_EOF: return "the data ends early";
+    case UNZ_BADZIPFILE: return "a header is damaged or points outside the archive";
+    case UNZ_INTERNALERROR: return "minizip reported an internal error";
+    case UNZ_CRCERROR: return "CRC-32 mismatch: the data is not what the archive declares";
+    default: return fmt::format("the data cannot be decoded (zlib error {})", code);
+  }
 }
-
-// No ZIP_CHECKCONS: it reads every local header, which for an archive of thousands of
-// weight records costs more than the whole JSON parse. The members pt2lint reads are checked
-// when read (sizes against the archive, CRC, short data); the rest are never trusted beyond
-// their central-directory size.
-constexpr int kOpenFlags = ZIP_RDONLY;
 
 }  // namespace
 
@@ -78,87 +76,77 @@ ZipArchive::~ZipArchive() = default;
 std::unique_ptr<ZipArchive> ZipArchive::open_file(const std::filesystem::path& path,
                                                   std::uint64_t max_members,
                                                   std::string& error) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) {
-    error = fmt::format("cannot read the archive: {}", ec.message());
-    return nullptr;
-  }
-  int code = 0;
   auto handle = std::make_unique<Handle>();
-  handle->zip = zip_open(path.c_str(), kOpenFlags, &code);
-  if (handle->zip == nullptr) {
-    error = open_error(code);
-    return nullptr;
-  }
-  return finish_open(std::move(handle), size, max_members, error);
+  if (!handle->bytes.open_file(path, error)) return nullptr;
+  return finish_open(std::move(handle), max_members, error);
 }
 
 std::unique_ptr<ZipArchive> ZipArchive::open_memory(std::string_view bytes,
                                                     std::uint64_t max_members,
                                                     std::string& error) {
-  zip_error_t zerror;
-  zip_error_init(&zerror);
-  zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &zerror);
-  if (source == nullptr) {
-    error = fmt::format("cannot read the archive: {}", libzip_error(&zerror));
-    zip_error_fini(&zerror);
-    return nullptr;
-  }
   auto handle = std::make_unique<Handle>();
-  handle->zip = zip_open_from_source(source, kOpenFlags, &zerror);
-  if (handle->zip == nullptr) {
-    zip_source_free(source);  // zip_open_from_source takes ownership only on success
-    error = open_error(zip_error_code_zip(&zerror));
-    zip_error_fini(&zerror);
-    return nullptr;
-  }
-  zip_error_fini(&zerror);
-  return finish_open(std::move(handle), bytes.size(), max_members, error);
+  handle->bytes.open_memory(bytes);
+  return finish_open(std::move(handle), max_members, error);
 }
 
 std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> handle,
-                                                    std::uint64_t archive_size,
                                                     std::uint64_t max_members,
                                                     std::string& error) {
-  zip_t* zip = handle->zip;
-  const zip_int64_t count = zip_get_num_entries(zip, 0);
-  if (count < 0) {
+  zlib_filefunc64_def callbacks = handle->bytes.minizip_callbacks();
+  handle->zip = unzOpen2_64("archive", &callbacks);
+  if (handle->zip == nullptr) {
+    error = "not a readable zip archive: no valid end of central directory record";
+    return nullptr;
+  }
+  unzFile zip = handle->zip;
+  unz_global_info64 global;
+  if (unzGetGlobalInfo64(zip, &global) != UNZ_OK) {
     error = "the archive's central directory cannot be read";
     return nullptr;
   }
-  if (static_cast<std::uint64_t>(count) > max_members) {
-    error = fmt::format("the archive has {} members, more than the limit of {}", count,
-                        max_members);
+  if (global.number_entry > max_members) {
+    error = fmt::format("the archive has {} members, more than the limit of {}",
+                        global.number_entry, max_members);
     return nullptr;
   }
+  const std::uint64_t archive_size = handle->bytes.size();
   std::unique_ptr<ZipArchive> archive(new ZipArchive(std::move(handle), archive_size));
-  archive->members_.reserve(static_cast<std::size_t>(count));
-  for (zip_int64_t i = 0; i < count; ++i) {
-    const auto index = static_cast<zip_uint64_t>(i);
-    zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_stat_index(zip, index, 0, &st) != 0 || (st.valid & ZIP_STAT_NAME) == 0) {
-      error = fmt::format("member {} of the central directory cannot be read: {}", i,
-                          zip_strerror(zip));
-      return nullptr;
+  archive->members_.reserve(static_cast<std::size_t>(global.number_entry));
+  std::string name(0xFFFF, '\0');  // a name's length is a 16-bit field
+  int status = global.number_entry == 0 ? UNZ_END_OF_LIST_OF_FILE : unzGoToFirstFile(zip);
+  for (std::uint64_t i = 0; status == UNZ_OK; ++i, status = unzGoToNextFile(zip)) {
+    unz_file_info64 info;
+    unz64_file_pos position;
+    if (unzGetCurrentFileInfo64(zip, &info, name.data(), static_cast<uLong>(name.size()), nullptr,
+                                0, nullptr, 0) != UNZ_OK ||
+        unzGetFilePos64(zip, &position) != UNZ_OK) {
+      status = UNZ_BADZIPFILE;
+      break;
     }
     Member m;
-    m.name = st.name;
-    m.index = index;
-    m.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
-    m.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
-    m.method = (st.valid & ZIP_STAT_COMP_METHOD) ? st.comp_method : 0;
+    m.name.assign(name.data(), std::min<std::size_t>(info.size_filename, name.size()));
+    m.index = i;
+    m.directory_offset = position.pos_in_zip_directory;
+    m.size = info.uncompressed_size;
+    m.compressed_size = info.compressed_size;
+    m.method = static_cast<std::uint16_t>(info.compression_method);
+    m.crc = static_cast<std::uint32_t>(info.crc);
     m.is_directory = !m.name.empty() && m.name.back() == '/';
     m.unsafe = unsafe_member_name_reason(m.name);
-    zip_uint8_t opsys = 0;
-    zip_uint32_t attributes = 0;
-    if (m.unsafe.empty() &&
-        zip_file_get_external_attributes(zip, index, 0, &opsys, &attributes) == 0 &&
-        opsys == ZIP_OPSYS_UNIX && ((attributes >> 16) & S_IFMT) == S_IFLNK) {
+    if (m.unsafe.empty() && (info.version >> 8) == kUnixHost &&
+        ((info.external_fa >> 16) & S_IFMT) == S_IFLNK) {
       m.unsafe = "the member is a symbolic link";
     }
     archive->members_.push_back(std::move(m));
+  }
+  if (archive->handle_->bytes.read_short()) {
+    error = "the archive is truncated: its central directory runs past the end of the file";
+    return nullptr;
+  }
+  if (status != UNZ_END_OF_LIST_OF_FILE) {
+    error = fmt::format("member {} of the central directory cannot be read: {}",
+                        archive->members_.size(), minizip_error(status));
+    return nullptr;
   }
   // After the loop, so the names no longer move.
   std::unordered_map<std::string_view, std::uint64_t> first_index;
@@ -180,6 +168,24 @@ const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
   return nullptr;
 }
 
+// Positions minizip on `member` and checks its local header against the central directory;
+// returns where its stored bytes start.
+static bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& offset,
+                        std::string& error) {
+  const unz64_file_pos position{member.directory_offset, member.index};
+  int status = unzGoToFilePos64(zip, &position);
+  int method = 0;
+  int level = 0;
+  if (status == UNZ_OK) status = unzOpenCurrentFile2(zip, &method, &level, /*raw=*/1);
+  if (status != UNZ_OK) {
+    error = fmt::format("the member cannot be opened: {}", minizip_error(status));
+    return false;
+  }
+  offset = unzGetCurrentFileZStreamPos64(zip);
+  unzCloseCurrentFile(zip);
+  return true;
+}
+
 bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
                       std::string& error) const {
   if (member.size > max_bytes) {
@@ -193,63 +199,85 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
                         member.compressed_size, archive_size_);
     return false;
   }
-  if (member.method == ZIP_CM_STORE && member.size != member.compressed_size) {
+  if (member.method == kStored && member.size != member.compressed_size) {
     error = fmt::format("the member is stored uncompressed but declares {} bytes of data and "
                         "{} bytes in the archive",
                         member.size, member.compressed_size);
     return false;
   }
-  if (member.method != ZIP_CM_STORE &&
-      member.size / kMaxDeflateRatio > member.compressed_size + 1) {
+  if (member.method != kStored && member.method != kDeflated) {
+    error = fmt::format("the member uses compression method {}; PyTorch archives store their "
+                        "members, and pt2lint reads stored and deflated ones",
+                        member.method);
+    return false;
+  }
+  if (member.method == kDeflated && member.size / kMaxDeflateRatio > member.compressed_size + 1) {
     error = fmt::format("the member declares {} bytes compressed into {}, more than any "
                         "compression achieves",
                         member.size, member.compressed_size);
     return false;
   }
+  std::uint64_t offset = 0;
+  if (!locate_data(handle_->zip, member, offset, error)) return false;
   if (!out.allocate(static_cast<std::size_t>(member.size))) {
     error = fmt::format("cannot allocate {} bytes for the member", member.size);
     return false;
   }
-  zip_file_t* file = zip_fopen_index(handle_->zip, member.index, 0);
-  if (file == nullptr) {
-    error = fmt::format("the member cannot be opened: {}", zip_strerror(handle_->zip));
+  std::uint64_t done = 0;
+  if (member.method == kStored) {
+    // Straight from the archive into the caller's buffer: minizip would copy it twice.
+    done = handle_->bytes.read_at(offset, out.data(), static_cast<std::size_t>(member.size));
+  } else {
+    int status = unzOpenCurrentFile(handle_->zip);
+    while (status == UNZ_OK && done < member.size) {
+      const auto want = static_cast<unsigned>(std::min<std::uint64_t>(member.size - done, kChunk));
+      const int n = unzReadCurrentFile(handle_->zip, out.data() + done, want);
+      if (n < 0) status = n;
+      if (n <= 0) break;
+      done += static_cast<std::uint64_t>(n);
+    }
+    if (status == UNZ_OK) status = unzCloseCurrentFile(handle_->zip);
+    if (status != UNZ_OK) {
+      out.shrink(0);
+      error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
+      return false;
+    }
+  }
+  if (done < member.size) {
+    out.shrink(0);
+    error = fmt::format("the member's data ends after {} of the {} bytes it declares", done,
+                        member.size);
     return false;
   }
-  std::uint64_t done = 0;
-  bool ok = true;
-  while (done < member.size) {
-    const zip_int64_t n = zip_fread(file, out.data() + done, member.size - done);
-    if (n < 0) {
-      error = fmt::format("the member's data cannot be read: {}",
-                          libzip_error(zip_file_get_error(file)));
-      ok = false;
-      break;
-    }
-    if (n == 0) {
-      error = fmt::format("the member's data ends after {} of the {} bytes it declares", done,
-                          member.size);
-      ok = false;
-      break;
-    }
-    done += static_cast<std::uint64_t>(n);
+  const uLong crc = crc32_z(crc32_z(0, nullptr, 0),
+                            reinterpret_cast<const Bytef*>(out.data()), out.size());
+  if (static_cast<std::uint32_t>(crc) != member.crc) {
+    out.shrink(0);
+    error = fmt::format("the member's data is corrupt: {}", minizip_error(UNZ_CRCERROR));
+    return false;
   }
-  if (ok) {
-    // Reading to the end makes libzip verify the CRC and shows data beyond the declared size.
-    char extra;
-    const zip_int64_t n = zip_fread(file, &extra, 1);
-    if (n < 0) {
-      error = fmt::format("the member's data is corrupt: {}",
-                          libzip_error(zip_file_get_error(file)));
-      ok = false;
-    } else if (n > 0) {
-      error = fmt::format("the member holds more data than the {} bytes it declares",
-                          member.size);
-      ok = false;
+  return true;
+}
+
+bool ZipArchive::copy_stored_bytes(const Member& member,
+                                   const std::function<bool(std::string_view)>& sink,
+                                   std::string& error) const {
+  std::uint64_t offset = 0;
+  if (!locate_data(handle_->zip, member, offset, error)) return false;
+  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kChunk)),
+                    '\0');
+  for (std::uint64_t done = 0; done < member.compressed_size;) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size - done, kChunk));
+    const std::size_t n = handle_->bytes.read_at(offset + done, chunk.data(), want);
+    if (n < want) {
+      error = fmt::format("the member's data ends after {} of the {} bytes it declares",
+                          done + n, member.compressed_size);
+      return false;
     }
+    if (!sink(std::string_view(chunk.data(), n))) return false;
+    done += n;
   }
-  zip_fclose(file);
-  if (!ok) out.shrink(0);
-  return ok;
+  return true;
 }
 
 }  // namespace pt2lint

@@ -1,10 +1,11 @@
-// Read-only view of a zip archive through libzip's central directory. Members are read only
+// Read-only view of a zip archive through minizip's reading of the central directory. Members are read only
 // on request, up to a size cap, and never trusted: every name is checked for ways out of the
 // archive (absolute paths, '..', drive letters, symlinks) and for duplicates.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,10 +19,12 @@ class ZipArchive {
  public:
   struct Member {
     std::string name;
-    std::uint64_t index = 0;            // libzip index
+    std::uint64_t index = 0;            // position in the central directory
+    std::uint64_t directory_offset = 0; // where its central-directory header starts
     std::uint64_t size = 0;             // uncompressed size the central directory declares
     std::uint64_t compressed_size = 0;
-    std::uint16_t method = 0;           // ZIP_CM_*
+    std::uint16_t method = 0;           // 0 stored, 8 deflated
+    std::uint32_t crc = 0;              // CRC-32 of the uncompressed data
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
   };
@@ -47,11 +50,17 @@ class ZipArchive {
   bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
             std::string& error) const;
 
+  // Hands the member's bytes as stored in the archive (compressed when `method` is not 0) to
+  // `sink` in chunks, for copying a member into another archive without decoding it or
+  // holding it whole. Stops when `sink` returns false.
+  bool copy_stored_bytes(const Member& member,
+                         const std::function<bool(std::string_view)>& sink,
+                         std::string& error) const;
+
  private:
   struct Handle;
   ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
   static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
-                                                 std::uint64_t archive_size,
                                                  std::uint64_t max_members, std::string& error);
 
   std::unique_ptr<Handle> handle_;
@@ -60,7 +69,7 @@ class ZipArchive {
 };
 
 // Two members sharing a name are unsafe: readers disagree on which copy wins. A later copy is
-// marked unsafe; libzip builds that refuse such archives at open fail with this message.
+// marked unsafe with this message.
 inline constexpr std::string_view kDuplicateMemberError =
     "two archive members have the same name; readers disagree on which copy wins";
 

@@ -33,7 +33,7 @@ if [ "${PHASES:-0}" = 1 ] && [ -f "$corpus/big/kv_nested_256l.pt2" ]; then
   exe=/tmp/pt2lint-phase-timings
   ${CXX:-g++} -std=c++20 -O2 -I"$here/../.." -I"$build" "$here/phase_timings.cc" -o "$exe" \
     "$build/libpt2lint_core.a" "$build/libpt2lint_op_table.a" "$build/libpt2lint_ir.a" \
-    -lprotobuf -lzip -lsimdjson -lfmt
+    -lprotobuf -lminizip -lz -lsimdjson -lfmt -pthread
   echo "== phases of kv_nested_256l (median of 15 cold processes; wall ms, CPU ms)"
   python3 - "$exe" "$corpus/big/kv_nested_256l.pt2" <<'PY'
 import collections, statistics, subprocess, sys

@@ -10,10 +10,6 @@
 int main(int argc, char** argv) {
   using namespace pt2lint;
   use_huge_pages_for_heap();
-  // libzip converts every member's DOS time with mktime(), and glibc re-stats /etc/localtime
-  // on each call while TZ is unset: thousands of syscalls for a large archive. With TZ set
-  // (the user's own value is kept) glibc reads the zone once.
-  setenv("TZ", ":/etc/localtime", /*overwrite=*/0);
   RuleRegistry registry;
   register_all_rules(registry);
 
