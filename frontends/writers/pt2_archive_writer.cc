@@ -17,6 +17,14 @@ namespace {
 constexpr std::uint64_t kMaxMembers = 1'000'000;
 constexpr std::uint64_t kZip64Threshold = 0xFFFFFFFFu;  // sizes past this need ZIP64 fields
 constexpr std::size_t kChunk = std::size_t{1} << 20;
+// 1980-01-01 00:00, the earliest DOS date: a rewritten archive's bytes do not depend on when.
+constexpr uLong kDosEpoch = (1u << 21) | (1u << 16);
+
+zip_fileinfo member_info() {
+  zip_fileinfo info{};
+  info.dosDate = kDosEpoch;
+  return info;
+}
 
 struct ZipCloser {
   void operator()(zipFile archive) const { zipClose(archive, nullptr); }
@@ -34,7 +42,7 @@ bool write_chunks(zipFile out, std::string_view bytes) {
 
 // Adds `bytes` as a stored member, as PyTorch's writer stores every member.
 bool add_stored(zipFile out, const std::string& name, std::string_view bytes) {
-  zip_fileinfo info{};
+  const zip_fileinfo info = member_info();
   if (zipOpenNewFileInZip64(out, name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr,
                             /*method=*/0, /*level=*/0, bytes.size() >= kZip64Threshold) != ZIP_OK)
     return false;
@@ -46,7 +54,7 @@ bool add_stored(zipFile out, const std::string& name, std::string_view bytes) {
 // decoded or re-encoded, and a large weight is never held whole.
 bool copy_member(const ZipArchive& in, const ZipArchive::Member& member, zipFile out,
                  std::string& error) {
-  zip_fileinfo info{};
+  const zip_fileinfo info = member_info();
   if (zipOpenNewFileInZip2_64(out, member.name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr,
                               member.method, /*level=*/0, /*raw=*/1,
                               member.size >= kZip64Threshold) != ZIP_OK) {
