@@ -99,11 +99,24 @@ voidpf ArchiveBytes::open_stream(voidpf opaque, const void*, int mode) {
 
 uLong ArchiveBytes::read_stream(voidpf, voidpf stream, void* buf, uLong size) {
   auto* self = static_cast<ArchiveBytes*>(stream);
-  // minizip reads headers one to four bytes at a time: serve those without a call.
+  // minizip reads headers one byte at a time: serve what the window or memory already holds
+  // without a call.
   const std::uint64_t at = self->position_;
-  if (self->memory_ == nullptr && at >= self->window_offset_ &&
-      at - self->window_offset_ + size <= self->window_size_) {
-    std::memcpy(buf, self->window_.data() + (at - self->window_offset_), size);
+  const char* from = nullptr;
+  std::uint64_t available = 0;
+  if (self->memory_ != nullptr) {
+    from = self->memory_ + std::min(at, self->size_);
+    available = self->size_ - std::min(at, self->size_);
+  } else if (at >= self->window_offset_ && at - self->window_offset_ < self->window_size_) {
+    from = self->window_.data() + (at - self->window_offset_);
+    available = self->window_size_ - (at - self->window_offset_);
+  }
+  if (size <= available) {
+    if (size == 1) {
+      *static_cast<char*>(buf) = *from;
+    } else {
+      std::memcpy(buf, from, size);
+    }
     self->position_ += size;
     return size;
   }
