@@ -87,6 +87,34 @@ class StateLoad {
   PaddedBytes bytes_;
 };
 
+// A large model's weights config is ~1 MB of JSON, and checking the CRC-32 of its 8 MB program
+// JSON takes ~2 ms: both run on a second thread while this one converts the program JSON
+// (docs/performance.md). The program's findings wait for its CRC: a damaged member is
+// reported as damaged, not as whatever odd JSON it now holds.
+void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& member,
+                               LoadContext& context, ir::Program& program, StateLoad& weights) {
+  PaddedBytes json;
+  const bool read = read_json_member(zip, member, context.options.max_program_json_bytes,
+                                     program.name(), context, json, ZipArchive::Crc::kLeaveToCaller);
+  bool intact = true;
+  std::future<void> side = std::async(std::launch::async, [&] {
+    weights.convert();
+    if (read) intact = ZipArchive::crc_matches(member, json.view());
+  });
+  LoadReporter held;
+  if (read) {
+    LoadContext parse{context.options, held, context.json};
+    read_program_json(parse, json, program);
+  }
+  side.get();
+  if (intact) {
+    context.reporter.adopt(held);
+  } else {
+    program.clear_program();
+    report_unreadable_member(member, kCorruptMemberError, program.name(), context);
+  }
+}
+
 }  // namespace
 
 void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadContext& context,
@@ -159,22 +187,16 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
                       context.options, *program.mutable_weights());
     StateLoad constants(zip, root, kConstantsDir, name + "_constants_config.json", program,
                         context.options, *program.mutable_constants());
-    // A large model's weights config is ~1 MB of JSON: converting it beside the program
-    // JSON saves its whole time (docs/performance.md).
-    std::future<void> weights_done;
     if (weights.worth_a_thread()) {
-      weights_done = std::async(std::launch::async, [&weights] { weights.convert(); });
+      load_program_beside_state(zip, m, context, program, weights);
     } else {
-      weights.convert();
-    }
-    {
       PaddedBytes json;
       if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
                            context, json)) {
         read_program_json(context, json, program);
       }
+      weights.convert();
     }
-    if (weights_done.valid()) weights_done.get();
     constants.convert();
     weights.report_to(context.reporter);
     constants.report_to(context.reporter);

@@ -36,7 +36,7 @@ std::string minizip_error(int code) {
     case UNZ_EOF: return "the data ends early";
     case UNZ_BADZIPFILE: return "a header is damaged or points outside the archive";
     case UNZ_INTERNALERROR: return "minizip reported an internal error";
-    case UNZ_CRCERROR: return "CRC-32 mismatch: the data is not what the archive declares";
+    case UNZ_CRCERROR: return std::string(kCorruptMemberError);
     default: return fmt::format("the data cannot be decoded (zlib error {})", code);
   }
 }
@@ -186,8 +186,14 @@ static bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint
   return true;
 }
 
+bool ZipArchive::crc_matches(const Member& member, std::string_view bytes) {
+  const uLong crc = crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()),
+                            bytes.size());
+  return static_cast<std::uint32_t>(crc) == member.crc;
+}
+
 bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
-                      std::string& error) const {
+                      std::string& error, Crc crc) const {
   if (member.size > max_bytes) {
     error = fmt::format("the member is {} bytes, more than the limit of {} bytes", member.size,
                         max_bytes);
@@ -249,11 +255,9 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
                         member.size);
     return false;
   }
-  const uLong crc = crc32_z(crc32_z(0, nullptr, 0),
-                            reinterpret_cast<const Bytef*>(out.data()), out.size());
-  if (static_cast<std::uint32_t>(crc) != member.crc) {
+  if (crc == Crc::kCheck && member.method == kStored && !crc_matches(member, out.view())) {
     out.shrink(0);
-    error = fmt::format("the member's data is corrupt: {}", minizip_error(UNZ_CRCERROR));
+    error = std::string(kCorruptMemberError);
     return false;
   }
   return true;

@@ -45,10 +45,17 @@ class ZipArchive {
   const Member* find(std::string_view name) const;
   std::uint64_t archive_size() const { return archive_size_; }
 
+  // Who checks a stored member's CRC-32: read(), or the caller through crc_matches (to
+  // overlap it with other work). A deflated member is always checked by its decoder.
+  enum class Crc { kCheck, kLeaveToCaller };
+
   // Reads one member whole. Fails, with `error` saying why, when the member is larger than
   // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
-  bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
-            std::string& error) const;
+  bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, std::string& error,
+            Crc crc = Crc::kCheck) const;
+
+  // Whether `bytes` have the CRC-32 the central directory declares for `member`.
+  static bool crc_matches(const Member& member, std::string_view bytes);
 
   // Hands the member's bytes as stored in the archive (compressed when `method` is not 0) to
   // `sink` in chunks, for copying a member into another archive without decoding it or
@@ -70,6 +77,10 @@ class ZipArchive {
 
 // Two members sharing a name are unsafe: readers disagree on which copy wins. A later copy is
 // marked unsafe with this message.
+// Why a member whose CRC-32 does not match cannot be read.
+inline constexpr std::string_view kCorruptMemberError =
+    "the member's data is corrupt: its CRC-32 is not the one the archive declares";
+
 inline constexpr std::string_view kDuplicateMemberError =
     "two archive members have the same name; readers disagree on which copy wins";
 

@@ -42,13 +42,18 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
 
 bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
                       std::uint64_t max_bytes, std::string_view program, LoadContext& context,
-                      PaddedBytes& json) {
+                      PaddedBytes& json, ZipArchive::Crc crc) {
   std::string error;
-  if (zip.read(member, max_bytes, json, error)) return true;
+  if (zip.read(member, max_bytes, json, error, crc)) return true;
+  report_unreadable_member(member, error, program, context);
+  return false;
+}
+
+void report_unreadable_member(const ZipArchive::Member& member, std::string_view error,
+                              std::string_view program, LoadContext& context) {
   context.reporter.report(kMalformedProgram, program,
                           fmt::format("cannot read archive member '{}': {}", member.name, error),
                           member.name);
-  return false;
 }
 
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,

@@ -22,6 +22,10 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
 // Reads a JSON member into a padded buffer, reporting malformed-program when it cannot.
 bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
                       std::uint64_t max_bytes, std::string_view program, LoadContext& context,
-                      PaddedBytes& json);
+                      PaddedBytes& json, ZipArchive::Crc crc = ZipArchive::Crc::kCheck);
+
+// Reports `member` as unreadable because `error`, as read_json_member does.
+void report_unreadable_member(const ZipArchive::Member& member, std::string_view error,
+                              std::string_view program, LoadContext& context);
 
 }  // namespace pt2lint

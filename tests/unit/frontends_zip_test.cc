@@ -176,6 +176,37 @@ TEST(FrontendsZip, LyingSizesAndOffsetsAreFindings) {
   }
 }
 
+// A weights config of 256 KB or more is converted on a second thread, and the program JSON's
+// CRC-32 is checked there too: the same findings as the one-thread path.
+TEST(FrontendsZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
+  std::string config = R"({"config": {)";
+  for (int i = 0; i < 4000; ++i) {
+    if (i != 0) config += ", ";
+    config += "\"layer" + std::to_string(i) + R"(.weight": {"path_name": "weight_0", "is_param": true, "use_pickle": false, "tensor_meta": null})";
+  }
+  config += "}}";
+  ASSERT_GE(config.size(), std::size_t{256} << 10);
+  std::vector<ZipEntry> entries = pt2_entries();
+  entries[1].data = config;
+  const std::string good = make_zip(entries);
+  const Loaded clean = load_memory(good);
+  EXPECT_EQ(clean.count("malformed-program"), 0u) << clean.dump();
+  ASSERT_EQ(clean.file.programs.size(), 1u);
+  EXPECT_TRUE(clean.file.programs[0].program().has_graph_module());
+  EXPECT_EQ(clean.file.programs[0].weights().config().config_size(), 4000);
+
+  std::string damaged = good;  // the program's data altered under an unchanged CRC
+  const std::size_t at = damaged.find("\"graph_module\"");
+  ASSERT_NE(at, std::string::npos);
+  damaged[at + 1] = 'G';
+  const Loaded r = load_memory(damaged);
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_NE(r.first("malformed-program")->message.find("CRC-32"), std::string::npos);
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  EXPECT_FALSE(r.file.programs[0].program().has_graph_module());
+  EXPECT_EQ(r.file.programs[0].weights().config().config_size(), 4000);
+}
+
 TEST(FrontendsZip, MemberNameChecks) {
   EXPECT_EQ(unsafe_member_name_reason("root/models/model.json"), "");
   EXPECT_EQ(unsafe_member_name_reason("root/..data/x"), "");
