@@ -229,7 +229,8 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
   std::vector<DiscoveredFile> files = discover_files(options.paths, missing);
   for (const std::string& path : missing)
     usage_error("cannot open '" + path + "': no such file or directory");
-  std::erase_if(files, [&shard](const DiscoveredFile& f) { return !in_shard(f.path, *shard); });
+  if (shard->count > 1)
+    std::erase_if(files, [&shard](const DiscoveredFile& f) { return !in_shard(f.path, *shard); });
 
   std::vector<const RuleFilter*> filters;
   FilterResolver resolver(registry, options);
