@@ -167,7 +167,7 @@ LoadOutcome load_file_into(const std::filesystem::path& path, const LoadOptions&
   switch (classify(head, name)) {
     case Content::kEmpty: loader.empty(name); break;
     case Content::kZip: {
-      file.reset();  // libzip opens the file itself and reads only what it needs
+      file.reset();  // the zip reader opens the file itself and reads only what it needs
       std::string error;
       auto zip = ZipArchive::open_file(path, options.max_archive_members, error);
       if (!zip) {

@@ -37,7 +37,7 @@ void collect_records(const ZipArchive& zip, const std::string& folder, ir::State
   }
 }
 
-// One state folder's config, read on the calling thread (a libzip archive is not
+// One state folder's config, read on the calling thread (the archive reader is not
 // thread-safe) and converted with its own JSON reader, so that the conversion can run on a
 // second thread while the caller converts the program JSON.
 class StateLoad {
