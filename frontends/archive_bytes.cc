@@ -13,6 +13,15 @@ namespace {
 // Holds a small archive's whole central directory; a local header read costs one window.
 constexpr std::size_t kWindow = std::size_t{16} << 10;
 
+// minizip reads headers one byte at a time: those skip the call to memcpy.
+void copy_bytes(char* out, const char* from, std::size_t n) {
+  if (n == 1) {
+    *out = *from;
+  } else {
+    std::memcpy(out, from, n);
+  }
+}
+
 }  // namespace
 
 bool ArchiveBytes::open_file(const std::filesystem::path& path, std::string& error) {
@@ -53,7 +62,7 @@ std::size_t ArchiveBytes::read_at(std::uint64_t offset, char* out, std::size_t n
   if (offset >= size_) return 0;
   if (n > size_ - offset) n = static_cast<std::size_t>(size_ - offset);
   if (memory_ != nullptr) {
-    std::memcpy(out, memory_ + offset, n);
+    copy_bytes(out, memory_ + offset, n);
     return n;
   }
   std::size_t done = 0;
@@ -62,7 +71,7 @@ std::size_t ArchiveBytes::read_at(std::uint64_t offset, char* out, std::size_t n
     if (at >= window_offset_ && at < window_offset_ + window_size_) {
       const std::size_t from = static_cast<std::size_t>(at - window_offset_);
       const std::size_t take = std::min(n - done, window_size_ - from);
-      std::memcpy(out + done, window_.data() + from, take);
+      copy_bytes(out + done, window_.data() + from, take);
       done += take;
     } else if (n - done >= kWindow) {
       // Large reads (member data) go straight to the caller's buffer.
@@ -99,27 +108,6 @@ voidpf ArchiveBytes::open_stream(voidpf opaque, const void*, int mode) {
 
 uLong ArchiveBytes::read_stream(voidpf, voidpf stream, void* buf, uLong size) {
   auto* self = static_cast<ArchiveBytes*>(stream);
-  // minizip reads headers one byte at a time: serve what the window or memory already holds
-  // without a call.
-  const std::uint64_t at = self->position_;
-  const char* from = nullptr;
-  std::uint64_t available = 0;
-  if (self->memory_ != nullptr) {
-    from = self->memory_ + std::min(at, self->size_);
-    available = self->size_ - std::min(at, self->size_);
-  } else if (at >= self->window_offset_ && at - self->window_offset_ < self->window_size_) {
-    from = self->window_.data() + (at - self->window_offset_);
-    available = self->window_size_ - (at - self->window_offset_);
-  }
-  if (size <= available) {
-    if (size == 1) {
-      *static_cast<char*>(buf) = *from;
-    } else {
-      std::memcpy(buf, from, size);
-    }
-    self->position_ += size;
-    return size;
-  }
   const std::size_t n = self->read_at(self->position_, static_cast<char*>(buf), size);
   if (n < size) self->read_short_ = true;
   self->position_ += n;

@@ -93,10 +93,15 @@ std::string camel_to_words(std::string_view name) {
 // file cost ~5% of checking a folder of small programs.
 class SchemaTables {
  public:
+  // The reflection-only tables serve tests that compare both ways of writing; the checker
+  // never builds them.
   static const SchemaTables& shared(bool use_field_setters) {
-    static const SchemaTables with_setters(true);
+    if (use_field_setters) {
+      static const SchemaTables with_setters(true);
+      return with_setters;
+    }
     static const SchemaTables reflection_only(false);
-    return use_field_setters ? with_setters : reflection_only;
+    return reflection_only;
   }
 
   // Null for a message that is not part of the IR.

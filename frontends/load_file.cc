@@ -101,11 +101,6 @@ class Loader {
   }
 
   void zip_failed(std::string_view name, const std::string& error) {
-    if (error == kDuplicateMemberError) {
-      reporter_.report(kUnsafeArchiveMember, "",
-                       fmt::format("'{}': {}; pt2lint reads none of it", name, error));
-      return;
-    }
     reporter_.report(kMalformedProgram, "",
                      fmt::format("'{}' starts like a zip archive but cannot be read: {}", name,
                                  error),
@@ -128,6 +123,44 @@ class Loader {
   // Folder walks pass every .json they meet; only programs are reported on.
   bool skip_unknown(std::string_view name) const {
     return options_.found_by_folder_walk && has_extension(name, ".json");
+  }
+
+  // Loads whatever `head` (the first bytes) says the file is. `open_zip(error)` opens the
+  // whole file as an archive, which reads only what it needs; `read_whole(bytes)` reads it
+  // into memory, reporting and returning false when it cannot.
+  template <class OpenZip, class ReadWhole>
+  LoadOutcome load(std::string_view head, std::string_view name, OpenZip open_zip,
+                   ReadWhole read_whole, ProgramOutput& programs) {
+    switch (classify(head, name)) {
+      case Content::kEmpty: empty(name); break;
+      case Content::kZip: {
+        std::string error;
+        auto zip = open_zip(error);
+        if (!zip) {
+          zip_failed(name, error);
+          break;
+        }
+        load_zip(*zip, name, context_, programs);
+        break;
+      }
+      case Content::kTextproto: {
+        PaddedBytes text;
+        if (read_whole(text)) load_textproto(text.view(), name, context_, programs);
+        break;
+      }
+      case Content::kJson: {
+        PaddedBytes json;
+        if (read_whole(json) && !load_bare_json(json, name, context_, programs)) {
+          return finish(LoadOutcome::kSkipped);
+        }
+        break;
+      }
+      case Content::kUnknown:
+        if (skip_unknown(name)) return finish(LoadOutcome::kSkipped);
+        unknown(name, head);
+        break;
+    }
+    return finish(LoadOutcome::kLoaded);
   }
 
   const LoadOptions& options_;
@@ -164,42 +197,17 @@ LoadOutcome load_file_into(const std::filesystem::path& path, const LoadOptions&
   const std::string_view head(head_buffer, head_size);
 
   Loader loader(options, sink);
-  switch (classify(head, name)) {
-    case Content::kEmpty: loader.empty(name); break;
-    case Content::kZip: {
-      file.reset();  // the zip reader opens the file itself and reads only what it needs
-      std::string error;
-      auto zip = ZipArchive::open_file(path, options.max_archive_members, error);
-      if (!zip) {
-        loader.zip_failed(name, error);
-        break;
-      }
-      load_zip(*zip, name, loader.context_, programs);
-      break;
-    }
-    case Content::kTextproto: {
-      PaddedBytes text;
-      if (read_whole(file.get(), size, options.max_program_json_bytes, name, loader.reporter_,
-                     text)) {
-        load_textproto(text.view(), name, loader.context_, programs);
-      }
-      break;
-    }
-    case Content::kJson: {
-      PaddedBytes json;
-      if (read_whole(file.get(), size, options.max_program_json_bytes, name, loader.reporter_,
-                     json) &&
-          !load_bare_json(json, name, loader.context_, programs)) {
-        return loader.finish(LoadOutcome::kSkipped);
-      }
-      break;
-    }
-    case Content::kUnknown:
-      if (loader.skip_unknown(name)) return loader.finish(LoadOutcome::kSkipped);
-      loader.unknown(name, head);
-      break;
-  }
-  return loader.finish(LoadOutcome::kLoaded);
+  return loader.load(
+      head, name,
+      [&](std::string& zip_error) {
+        file.reset();  // the zip reader opens the file itself and reads only what it needs
+        return ZipArchive::open_file(path, options.max_archive_members, zip_error);
+      },
+      [&](PaddedBytes& bytes) {
+        return read_whole(file.get(), size, options.max_program_json_bytes, name,
+                          loader.reporter_, bytes);
+      },
+      programs);
 }
 
 }  // namespace
@@ -230,42 +238,19 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
                        LoadedFile& out, DiagnosticSink& sink) {
   ProgramOutput programs(out.programs);
   Loader loader(options, sink);
-  const std::string_view head = bytes.substr(0, 4096);
-  switch (classify(head, name)) {
-    case Content::kEmpty: loader.empty(name); break;
-    case Content::kZip: {
-      std::string error;
-      auto zip = ZipArchive::open_memory(bytes, options.max_archive_members, error);
-      if (!zip) {
-        loader.zip_failed(name, error);
-        break;
-      }
-      load_zip(*zip, name, loader.context_, programs);
-      break;
-    }
-    case Content::kTextproto:
-      if (within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
-        load_textproto(bytes, name, loader.context_, programs);
-      break;
-    case Content::kJson: {
-      if (!within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
-        break;
-      PaddedBytes json;
-      if (!json.assign(bytes)) {
+  return loader.load(
+      bytes.substr(0, 4096), name,
+      [&](std::string& zip_error) {
+        return ZipArchive::open_memory(bytes, options.max_archive_members, zip_error);
+      },
+      [&](PaddedBytes& copy) {
+        if (!within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
+          return false;
+        if (copy.assign(bytes)) return true;
         report_cannot_allocate(bytes.size(), name, loader.reporter_);
-        break;
-      }
-      if (!load_bare_json(json, name, loader.context_, programs)) {
-        return loader.finish(LoadOutcome::kSkipped);
-      }
-      break;
-    }
-    case Content::kUnknown:
-      if (loader.skip_unknown(name)) return loader.finish(LoadOutcome::kSkipped);
-      loader.unknown(name, head);
-      break;
-  }
-  return loader.finish(LoadOutcome::kLoaded);
+        return false;
+      },
+      programs);
 }
 
 }  // namespace pt2lint

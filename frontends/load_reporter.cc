@@ -20,14 +20,18 @@ bool LoadReporter::admit(const RuleInfo& rule, std::string_view program) {
     ++reported_;
     return true;
   }
+  suppress(rule, program, 1);
+  return false;
+}
+
+void LoadReporter::suppress(const RuleInfo& rule, std::string_view program, std::size_t count) {
   for (auto& s : suppressed_) {
     if (s.rule == &rule) {
-      ++s.count;
-      return false;
+      s.count += count;
+      return;
     }
   }
-  suppressed_.push_back({&rule, std::string(program), 1});
-  return false;
+  suppressed_.push_back({&rule, std::string(program), count});
 }
 
 void LoadReporter::adopt(LoadReporter& held) {
@@ -35,9 +39,8 @@ void LoadReporter::adopt(LoadReporter& held) {
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (admit(*held.held_rules_[i], findings[i].program)) sink_.report(std::move(findings[i]));
   }
-  for (const auto& s : held.suppressed_) {
-    for (std::size_t n = 0; n < s.count; ++n) admit(*s.rule, s.program);
-  }
+  // Findings the held reporter already dropped stay dropped; only their count carries over.
+  for (const auto& s : held.suppressed_) suppress(*s.rule, s.program, s.count);
   held.held_rules_.clear();
   held.suppressed_.clear();
 }

@@ -46,6 +46,7 @@ class LoadReporter {
   };
   // False when the finding is over the cap and was counted as suppressed instead.
   bool admit(const RuleInfo& rule, std::string_view program);
+  void suppress(const RuleInfo& rule, std::string_view program, std::size_t count);
 
   CollectingSink held_;
   std::vector<const RuleInfo*> held_rules_;  // the rule of each finding in held_

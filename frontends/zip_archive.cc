@@ -41,6 +41,24 @@ std::string minizip_error(int code) {
   }
 }
 
+// Positions minizip on `member` and checks its local header against the central directory;
+// returns where its stored bytes start.
+bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& offset,
+                        std::string& error) {
+  const unz64_file_pos position{member.directory_offset, member.index};
+  int status = unzGoToFilePos64(zip, &position);
+  int method = 0;
+  int level = 0;
+  if (status == UNZ_OK) status = unzOpenCurrentFile2(zip, &method, &level, /*raw=*/1);
+  if (status != UNZ_OK) {
+    error = fmt::format("the member cannot be opened: {}", minizip_error(status));
+    return false;
+  }
+  offset = unzGetCurrentFileZStreamPos64(zip);
+  unzCloseCurrentFile(zip);
+  return true;
+}
+
 }  // namespace
 
 std::string unsafe_member_name_reason(std::string_view name) {
@@ -166,24 +184,6 @@ const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
     if (m.unsafe.empty() && m.name == name) return &m;
   }
   return nullptr;
-}
-
-// Positions minizip on `member` and checks its local header against the central directory;
-// returns where its stored bytes start.
-static bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& offset,
-                        std::string& error) {
-  const unz64_file_pos position{member.directory_offset, member.index};
-  int status = unzGoToFilePos64(zip, &position);
-  int method = 0;
-  int level = 0;
-  if (status == UNZ_OK) status = unzOpenCurrentFile2(zip, &method, &level, /*raw=*/1);
-  if (status != UNZ_OK) {
-    error = fmt::format("the member cannot be opened: {}", minizip_error(status));
-    return false;
-  }
-  offset = unzGetCurrentFileZStreamPos64(zip);
-  unzCloseCurrentFile(zip);
-  return true;
 }
 
 bool ZipArchive::crc_matches(const Member& member, std::string_view bytes) {
