@@ -12,6 +12,7 @@
 #include "verifier/lowering/argument_values.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
+#include "verifier/lowering/subgraph_body.h"
 #include "verifier/lowering/view_write_back.h"
 #include "verifier/opschema/op_schema.h"
 #include "verifier/opschema/undeclared_writes.h"
@@ -239,6 +240,10 @@ class Functionalizer {
 
   void process(int index) {
     const ir::Node& node = graph_.nodes(index);
+    if (has_graph_argument(node)) {
+      lower_call(node);
+      return;
+    }
     const auto schema = schema_of(node.target());
     if (!schema) {
       keep(index, nullptr);
@@ -263,6 +268,18 @@ class Functionalizer {
       return;
     }
     keep(index, &*schema);
+  }
+
+  // A higher-order op: its subgraphs are functionalized (or refused) by subgraph_body.cc.
+  void lower_call(const ir::Node& node) {
+    CallerValues caller{[&](const std::string& v) { return read(v); },
+                        [&](std::string_view stem) { return names_.fresh(stem); },
+                        [&](const std::string& from, const std::string& to) { copy_meta(from, to); }};
+    LoweredCall call = lower_subgraph_call(node, caller);
+    if (!call.error.empty()) throw LoweringError{call.error};
+    nodes_.push_back(std::move(call.node));
+    for (const auto& [value, now] : call.writes) write(value, now, node);
+    rewritten_ += call.rewritten;
   }
 
   void keep(int index, const OpSchema* schema) {
