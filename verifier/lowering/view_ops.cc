@@ -18,7 +18,7 @@ constexpr std::string_view kStatic = "static integer arguments";
 constexpr std::string_view kStaticShape = "a base with static sizes";
 
 // The lowerable view ops. Every other view op is refused by name (view_lowering below).
-constexpr std::array<Entry, 39> kLowerable = {{
+constexpr std::array<Entry, 38> kLowerable = {{
     {"aten::slice", "Tensor", ViewLowering::kScatter, ""},
     {"aten::narrow", "", ViewLowering::kScatter, kStatic},
     {"aten::select", "int", ViewLowering::kScatter, ""},
@@ -61,7 +61,6 @@ constexpr std::array<Entry, 39> kLowerable = {{
     {"aten::tensor_split", "indices", ViewLowering::kElementScatter, "element sizes known statically"},
     {"aten::tensor_split", "sections", ViewLowering::kElementScatter, "element sizes known statically"},
     {"aten::unbind", "int", ViewLowering::kElementScatter, ""},
-    {"aten::type_as", "", ViewLowering::kIdentity, "no conversion"},
 }};
 
 // Why the others are refused, by family; the default names the op.
@@ -109,8 +108,10 @@ bool is_view_op(const opschema::OpSchema& schema) {
 }
 
 ViewLoweringRule view_lowering(const opschema::OpSchema& schema) {
+  const bool named = schema.overload().find("name") != std::string_view::npos ||
+                     schema.overload().find("Dimname") != std::string_view::npos;
   for (const Entry& entry : kLowerable) {
-    if (entry.op == schema.name() && (entry.overload == "*" || entry.overload == schema.overload()))
+    if (!named && entry.op == schema.name() && (entry.overload == "*" || entry.overload == schema.overload()))
       return {entry.kind, std::string(entry.condition)};
   }
   return {ViewLowering::kRefused, refusal(schema.name(), schema.overload())};
