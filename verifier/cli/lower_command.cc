@@ -9,6 +9,7 @@
 #include "verifier/lowering/functionalize.h"
 #include "verifier/lowering/lowered_output.h"
 #include "verifier/lowering/rename_nested.h"
+#include "verifier/lowering/self_check.h"
 
 namespace pt2lint {
 namespace {
@@ -49,6 +50,12 @@ int run_lower(const LowerOptions& options) {
       renamed = renamed || !renames.empty();
       summary += fmt::format(", renamed {} nested buffer(s)", renames.size());
       for (const auto& [from, to] : renames) summary += fmt::format("\n  {} -> {}", from, to);
+    }
+    // Never write a program pt2lint did not functionalize: check the result as ATEN first.
+    if (const std::string problem = lowering::self_check(program); !problem.empty()) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}; nothing was written\n",
+                               options.input, program.name(), problem);
+      return kExitFindings;
     }
     if (!options.quiet) std::cerr << summary << '\n';
   }
