@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "verifier/lowering/argument_values.h"
+#include "verifier/lowering/effect_tokens.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
 #include "verifier/lowering/subgraph_body.h"
@@ -730,11 +731,14 @@ class Functionalizer {
 
 }  // namespace
 
-FunctionalizeResult functionalize(ir::Program& program) {
+FunctionalizeResult functionalize(ir::Program& program, bool whole_program) {
   FunctionalizeResult result;
   try {
     Functionalizer functionalizer(program.program());
     ir::ExportedProgram lowered = functionalizer.run();
+    if (whole_program) {
+      if (std::string error = thread_effect_tokens(lowered); !error.empty()) throw LoweringError{error};
+    }
     *program.mutable_program() = std::move(lowered);
     result.writes = functionalizer.rewritten();
     result.ok = true;

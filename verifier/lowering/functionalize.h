@@ -23,6 +23,8 @@ struct FunctionalizeResult {
 };
 
 // Rewrites `program` in place; on failure it is left unspecified and `error` says why.
-FunctionalizeResult functionalize(ir::Program& program);
+// A whole program also gets effect tokens for its effectful calls (effect_tokens.h); the body
+// of a higher-order op (`whole_program` false) does not.
+FunctionalizeResult functionalize(ir::Program& program, bool whole_program = true);
 
 }  // namespace pt2lint::lowering
