@@ -23,7 +23,7 @@ class SubgraphWritesDecidable final : public Rule {
     if (index.subgraph_nodes().empty()) return;
     dataflow::ProgramDataflow flow(index);
     const dataflow::SubgraphWrites writes = dataflow::subgraph_call_writes(index, flow.tracer());
-    for (const dataflow::PossibleWrite& write : writes.possible) {
+    for (const dataflow::UndecidableWrite& write : writes.possible) {
       if (write.placeholder < 0) continue;
       const dataflow::PlaceholderState state = flow.state(write.placeholder);
       if (state.kind != "buffer" && state.kind != "user_input" && state.kind != "parameter" &&
@@ -34,7 +34,7 @@ class SubgraphWritesDecidable final : public Rule {
   }
 
  private:
-  void report(dataflow::ProgramDataflow& flow, const dataflow::PossibleWrite& write,
+  void report(dataflow::ProgramDataflow& flow, const dataflow::UndecidableWrite& write,
               const dataflow::PlaceholderState& state, DiagnosticSink& sink) const {
     const ProgramIndex& index = flow.index();
     auto finding = emit(sink, kInfo, index.name(),

@@ -180,7 +180,7 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth) {
     if (slot.empty()) slot = write.via + fmt::format(" in subgraph `{}` of {}", write.argument,
                                                      node_words(index.graph().nodes(write.node)));
   }
-  for (const PossibleWrite& write : nested.possible) {
+  for (const UndecidableWrite& write : nested.possible) {
     if (write.placeholder < 0) continue;
     std::string& slot = inner.undecidable[static_cast<std::size_t>(write.placeholder)];
     if (slot.empty()) slot = write.reason;
@@ -220,7 +220,7 @@ SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& trac
   for (int n : index.subgraph_nodes()) {
     const ir::Node& node = index.graph().nodes(n);
     const SubgraphCall call = bind_subgraph_call(node);
-    std::set<std::string_view> possible;  // one PossibleWrite per value and node
+    std::set<std::string_view> possible;  // one UndecidableWrite per value and node
     auto add_possible = [&](std::string_view value, std::string reason) {
       if (value.empty() || !possible.insert(value).second) return;
       out.possible.push_back({n, value, tracer.alias_root(value).placeholder, std::move(reason)});

@@ -47,7 +47,7 @@ bool is_known_subgraph_op(std::string_view op);
 
 // A write pt2lint cannot place: a subgraph writes one of its inputs (or something
 // undecidable happens inside), and the call's binding is unknown.
-struct PossibleWrite {
+struct UndecidableWrite {
   int node = -1;             // the call node
   std::string_view value;    // a tensor the call is passed
   int placeholder = -1;      // that value's alias root, or -1
@@ -56,7 +56,7 @@ struct PossibleWrite {
 
 struct SubgraphWrites {
   std::vector<InPlaceWrite> writes;     // node = the call node; argument = the subgraph name
-  std::vector<PossibleWrite> possible;
+  std::vector<UndecidableWrite> possible;
 };
 
 // The writes each call node of `index` (index.subgraph_nodes()) makes through its subgraphs,
