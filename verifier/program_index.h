@@ -16,6 +16,10 @@
 
 namespace pt2lint {
 
+namespace opschema {
+class SchemaCatalog;
+}
+
 enum class Dialect { kUnknown, kTraining, kAten, kOther };
 
 std::string_view dialect_name(Dialect dialect);
@@ -106,6 +110,11 @@ class ProgramIndex {
   std::string_view node_name(int node) const;
   std::string_view node_metadata(int node, std::string_view key) const;  // "" when absent
 
+  // Custom op schemas the run was given (--op-schemas), or nullptr; the dataflow resolves
+  // node targets against them after the ATen table (see schema_catalog.h).
+  const opschema::SchemaCatalog* op_schemas() const { return op_schemas_; }
+  void set_op_schemas(const opschema::SchemaCatalog* schemas) { op_schemas_ = schemas; }
+
  private:
   // Everything known about one interned name (value, node or placeholder name).
   struct NameInfo {
@@ -139,6 +148,7 @@ class ProgramIndex {
   std::vector<std::array<int, kTargetKinds>> spec_by_target_;  // by target id, by kind
   SsaFacts ssa_facts_;
   std::vector<int> subgraph_nodes_;
+  const opschema::SchemaCatalog* op_schemas_ = nullptr;
 };
 
 }  // namespace pt2lint
