@@ -1,5 +1,7 @@
 #include "verifier/opschema/schema_template.h"
 
+#include <algorithm>
+
 #include "verifier/opschema/op_schema.h"
 
 namespace pt2lint::opschema {
@@ -28,16 +30,22 @@ std::string_view type_of(const ir::Argument& arg) {
 
 }  // namespace
 
-std::string schema_template(const ir::Node& node) {
+std::string schema_template(const ir::Node& node, const std::vector<std::string>& written) {
   std::optional<OperatorName> name = parse_serialized_target(node.target());
   if (!name) return {};
   std::string out = name->name;
   if (!name->overload.empty()) out.append(".").append(name->overload);
   out += "(";
-  int position = 0;
+  int position = 0, sets = 0;
   for (const ir::NamedArgument& input : node.inputs()) {
     if (position++ > 0) out += ", ";
-    out.append(type_of(input.arg())).append(" ");
+    std::string_view type = type_of(input.arg());
+    const bool writes = std::find(written.begin(), written.end(), input.name()) != written.end();
+    if (writes && type.starts_with("Tensor")) {
+      out += "Tensor(a" + std::to_string(sets++) + "!)";
+      type.remove_prefix(6);  // keeps `?` and `[]`
+    }
+    out.append(type).append(" ");
     out += input.name().empty() ? "arg" + std::to_string(position - 1) : input.name();
   }
   out += ") -> ";

@@ -4,13 +4,15 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "program.pb.h"
 
 namespace pt2lint::opschema {
 
 // "mylib::update_cache(Tensor cache, Tensor x, int pos) -> Tensor", or "" for a target
-// that is not `torch.ops.NS.OP.OVERLOAD`.
-std::string schema_template(const ir::Node& node);
+// that is not `torch.ops.NS.OP.OVERLOAD`. Arguments named in `written` are marked
+// `Tensor(aN!)` (learned writes, see contract/learned_schemas.h).
+std::string schema_template(const ir::Node& node, const std::vector<std::string>& written = {});
 
 }  // namespace pt2lint::opschema
