@@ -50,6 +50,18 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
     json.end_array().end_object();
   }
   json.end_array();
+  // Additive: state passed to ops of unknown schema, which may write it (PT310).
+  json.key("possible_mutations").begin_array();
+  for (const MutationSummary& m : program.possible_mutations) {
+    json.begin_object().field("target", m.target).field("kind", m.kind);
+    json.key("nodes").begin_array();
+    for (const std::string& node : m.nodes) json.value(node);
+    json.end_array();
+    json.key("ops").begin_array();
+    for (const std::string& op : m.ops) json.value(op);
+    json.end_array().end_object();
+  }
+  json.end_array();
   json.end_object();
 }
 

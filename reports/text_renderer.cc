@@ -58,6 +58,12 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
           for (const std::string& node : m.nodes) out << ' ' << node;
           out << '\n';
         }
+        for (const MutationSummary& m : program.possible_mutations) {
+          out << "  " << m.kind << ' ' << m.target << " may be written by";
+          for (std::size_t i = 0; i < m.nodes.size(); ++i)
+            out << (i ? ", `" : " `") << m.ops[i] << "` (node " << m.nodes[i] << ')';
+          out << " (schema unknown)\n";
+        }
       }
     }
   }

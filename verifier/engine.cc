@@ -68,6 +68,7 @@ std::string_view layout_name(ir::ArchiveLayout layout) {
 ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
                                      bool loaded_cleanly) const {
   ProgramIndex index(program);
+  index.set_op_knowledge(ops_);
   NodeContextSink sink(index, out);
   ProgramSummary summary;
   summary.name = program.name();

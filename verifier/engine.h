@@ -8,6 +8,7 @@
 
 #include "frontends/load_file.h"
 #include "verifier/finding.h"
+#include "verifier/program_index.h"
 #include "verifier/rule_filter.h"
 #include "verifier/rule_registry.h"
 
@@ -20,6 +21,7 @@ struct MutationSummary {
   std::string target;              // FQN, or the placeholder name for a user input
   std::string kind;                // "buffer", "parameter", "user_input", "tensor_constant"
   std::vector<std::string> nodes;  // nodes that write it, in graph order
+  std::vector<std::string> ops;    // possible_mutations only: each node's op, "mylib.f.default"
 };
 
 struct ProgramSummary {
@@ -32,6 +34,9 @@ struct ProgramSummary {
   // Node targets with no operator schema (custom ops, `_operator.*`, higher-order ops):
   // the dataflow rules treat them conservatively; `--verbose` lists them.
   std::vector<std::string> unknown_ops;
+  // State passed to an op whose schema is unknown, in a TRAINING program: it may be written
+  // (`possible_mutations` in JSON, "may be written by" in --show-mutations).
+  std::vector<MutationSummary> possible_mutations;
 };
 
 struct FileResult {
@@ -52,8 +57,8 @@ enum class IrDisposal {
 
 class Engine {
  public:
-  Engine(const RuleRegistry& registry, RuleFilter filter)
-      : registry_(registry), filter_(std::move(filter)) {}
+  Engine(const RuleRegistry& registry, RuleFilter filter, OpKnowledge ops = {})
+      : registry_(registry), filter_(std::move(filter)), ops_(ops) {}
 
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
                         IrDisposal disposal = IrDisposal::kFree) const;
@@ -64,6 +69,7 @@ class Engine {
  private:
   const RuleRegistry& registry_;
   RuleFilter filter_;
+  OpKnowledge ops_;
 };
 
 std::string_view layout_name(ir::ArchiveLayout layout);

@@ -16,6 +16,16 @@
 
 namespace pt2lint {
 
+namespace opschema {
+class SchemaCatalog;
+}
+
+// What a run knows about ops beyond the ATen table (see schema_catalog.h), set by the engine.
+struct OpKnowledge {
+  const opschema::SchemaCatalog* schemas = nullptr;  // --op-schemas and config `op-schemas`
+  bool report_parameters = false;  // --unknown-ops-parameters: PT310 also for parameters
+};
+
 enum class Dialect { kUnknown, kTraining, kAten, kOther };
 
 std::string_view dialect_name(Dialect dialect);
@@ -106,6 +116,11 @@ class ProgramIndex {
   std::string_view node_name(int node) const;
   std::string_view node_metadata(int node, std::string_view key) const;  // "" when absent
 
+  // The dataflow resolves node targets against these schemas after the ATen table.
+  const opschema::SchemaCatalog* op_schemas() const { return op_knowledge_.schemas; }
+  const OpKnowledge& op_knowledge() const { return op_knowledge_; }
+  void set_op_knowledge(const OpKnowledge& knowledge) { op_knowledge_ = knowledge; }
+
  private:
   // Everything known about one interned name (value, node or placeholder name).
   struct NameInfo {
@@ -139,6 +154,7 @@ class ProgramIndex {
   std::vector<std::array<int, kTargetKinds>> spec_by_target_;  // by target id, by kind
   SsaFacts ssa_facts_;
   std::vector<int> subgraph_nodes_;
+  OpKnowledge op_knowledge_;
 };
 
 }  // namespace pt2lint

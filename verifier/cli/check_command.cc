@@ -22,6 +22,7 @@
 #include "verifier/config/config_parser.h"
 #include "verifier/engine.h"
 #include "verifier/file_discovery.h"
+#include "verifier/opschema/schema_catalog.h"
 
 namespace pt2lint {
 namespace {
@@ -43,6 +44,8 @@ struct CheckOptions {
   bool update_baseline = false;
   std::string shard;
   std::string source_root;
+  std::vector<std::string> op_schemas;
+  bool unknown_ops_parameters = false;
 };
 
 // Above this many files a run on a terminal shows how far it has got.
@@ -66,6 +69,7 @@ class FilterResolver {
   // False (after printing why) when a config or a selector is invalid.
   bool resolve(const std::vector<DiscoveredFile>& files, std::vector<const RuleFilter*>& out) {
     out.clear();
+    catalog_of_.clear();
     if (options_.no_config) return filter_for_config({}, out, files.size());
     if (!options_.config.empty()) return filter_for_config(options_.config, out, files.size());
     if (files.empty()) return filter_for_config({}, out, 0);  // still validate --select/--ignore
@@ -96,15 +100,40 @@ class FilterResolver {
         return false;
       }
       it = filters_.emplace(config_file, std::move(filter)).first;
+      if (!load_op_schemas(config_file, config)) return false;
     }
     out.insert(out.end(), times, &it->second);
+    catalog_of_.insert(catalog_of_.end(), times, &catalogs_.at(config_file));
     return true;
   }
+
+  // --op-schemas files, then the config's `op-schemas`; a bad line is a usage error.
+  bool load_op_schemas(const std::filesystem::path& config_file, const Config& config) {
+    opschema::SchemaCatalog& catalog = catalogs_[config_file];
+    std::vector<std::filesystem::path> paths(options_.op_schemas.begin(), options_.op_schemas.end());
+    paths.insert(paths.end(), config.op_schemas.begin(), config.op_schemas.end());
+    bool ok = true;
+    for (const std::filesystem::path& path : paths) {
+      for (const std::string& problem : catalog.add_file(path)) {
+        usage_error(problem);
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+ public:
+  // The custom op schemas of each file resolve() saw, in the same order.
+  const std::vector<const opschema::SchemaCatalog*>& catalogs() const { return catalog_of_; }
+
+ private:
 
   const RuleRegistry& registry_;
   const CheckOptions& options_;
   std::map<std::filesystem::path, std::optional<std::filesystem::path>> found_in_;
   std::map<std::filesystem::path, RuleFilter> filters_;
+  std::map<std::filesystem::path, opschema::SchemaCatalog> catalogs_;  // node-based: stable
+  std::vector<const opschema::SchemaCatalog*> catalog_of_;
 };
 
 // "checked 12/140 files" on stderr, rewritten in place; only for long runs on a terminal.
@@ -134,6 +163,7 @@ class ProgressLine {
 std::vector<FileResult> check_files(const RuleRegistry& registry,
                                     const std::vector<DiscoveredFile>& files,
                                     const std::vector<const RuleFilter*>& filters,
+                                    const std::vector<const opschema::SchemaCatalog*>& catalogs,
                                     const CheckOptions& options) {
   std::vector<FileResult> results(files.size());
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -159,7 +189,8 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       const std::size_t i = order[n];
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
-      Engine engine(registry, filters[i]->for_file(files[i].path));
+      Engine engine(registry, filters[i]->for_file(files[i].path),
+                    OpKnowledge{catalogs[i], options.unknown_ops_parameters});
       results[i] = engine.check_file(files[i].path, load, disposal);
       progress.file_done();
     }
@@ -238,7 +269,7 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
 
   RunReport report;
   bool unreadable = !missing.empty();
-  for (FileResult& file : check_files(registry, files, filters, options)) {
+  for (FileResult& file : check_files(registry, files, filters, resolver.catalogs(), options)) {
     if (file.outcome == LoadOutcome::kUnreadable) {
       usage_error("cannot open '" + file.path + "': " + file.error);
       unreadable = true;
@@ -307,6 +338,10 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_flag("-v,--verbose", check.verbose,
                 "also list the ops pt2lint has no schema for (treated conservatively)");
   cmd->add_flag("--statistics", check.statistics, "print finding counts per rule");
+  cmd->add_option("--op-schemas", check.op_schemas,
+                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
+  cmd->add_flag("--unknown-ops-parameters", check.unknown_ops_parameters,
+                "also report parameters passed to ops of unknown schema (PT310)");
   cmd->add_flag("-q,--quiet", check.quiet,
                 "print nothing in text format, no progress line; use the exit code");
   return {cmd, [&registry, options] { return run_check(registry, *options); }};

@@ -1,5 +1,6 @@
 // `pt2lint diff BEFORE AFTER`: does AFTER (a lowering of BEFORE) keep BEFORE's mutation
-// contract? Exit 0 when it does, 1 with one finding per broken promise, 2 on a usage error.
+// contract? Exit 0 when it does, 1 with one finding per broken promise, 2 on a usage error,
+// 3 when nothing is broken but some state's writes cannot be decided (PT414).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,9 +12,13 @@
 #include "reports/renderer.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/contract/contract_diff.h"
+#include "verifier/contract/contract_rules.h"
+#include "verifier/contract/learned_schemas.h"
 #include "verifier/contract/loaded_programs.h"
 #include "verifier/contract/rename_map_file.h"
 #include "verifier/lowering/rename_nested.h"
+#include "verifier/opschema/schema_catalog.h"
+#include "verifier/program_index.h"
 
 namespace pt2lint {
 namespace {
@@ -23,7 +28,35 @@ struct DiffOptions {
   std::string after;
   std::string rename;
   std::string format = "text";
+  std::vector<std::string> op_schemas;
 };
+
+// --op-schemas files plus what each side's auto_functionalized nodes say the other side's
+// custom ops write. False (after printing why) on a bad schema file.
+bool build_op_schemas(const DiffOptions& options, const LoadedPrograms& before, const LoadedPrograms& after,
+                      opschema::SchemaCatalog& catalog, std::ostream& out) {
+  bool ok = true;
+  for (const std::string& path : options.op_schemas) {
+    for (const std::string& problem : catalog.add_file(path)) {
+      std::cerr << "pt2lint: error: " << problem << '\n';
+      ok = false;
+    }
+  }
+  auto learn = [&](const LoadedPrograms& side, const LoadedPrograms& twin, const std::string& twin_path) {
+    for (const LearnedSchema& learned : learn_schemas(side.programs, twin.programs, &catalog)) {
+      std::string written;
+      for (const std::string& name : learned.written) written += (written.empty() ? "`" : ", `") + name + "`";
+      out << fmt::format("pt2lint: note: learned from the auto_functionalized nodes of '{}': {} writes {} "
+                         "(as if declared `{}`)\n",
+                         twin_path, learned.op.substr(learned.op.starts_with("torch.ops.") ? 10 : 0), written,
+                         learned.line);
+      catalog.add_text(learned.line, "learned from " + twin_path);
+    }
+  };
+  learn(before, after, options.after);
+  learn(after, before, options.before);
+  return ok;
+}
 
 bool load_side(const std::string& path, LoadedPrograms& loaded) {
   loaded = load_programs(path);
@@ -56,9 +89,13 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   LoadedPrograms before, after;
   if (!load_side(options.before, before) || !load_side(options.after, after)) return kExitUsage;
 
+  opschema::SchemaCatalog schemas;
+  if (!build_op_schemas(options, before, after, schemas, options.format == "text" ? std::cout : std::cerr))
+    return kExitUsage;
+  const OpKnowledge knowledge{&schemas, false};
   std::vector<ProgramContract> before_contracts, after_contracts;
-  for (const ir::Program& p : before.programs) before_contracts.push_back(derive_contract(p));
-  for (const ir::Program& p : after.programs) after_contracts.push_back(derive_contract(p));
+  for (const ir::Program& p : before.programs) before_contracts.push_back(derive_contract(p, knowledge));
+  for (const ir::Program& p : after.programs) after_contracts.push_back(derive_contract(p, knowledge));
 
   CollectingSink sink;
   bool bad_mapping = false;
@@ -89,14 +126,18 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
     file.programs.push_back(std::move(summary));
   }
   file.findings = sink.take();
-  const bool broken = !file.findings.empty();
+  bool broken = false, undecidable = false;
+  for (const Finding& f : file.findings) {
+    if (f.rule_id == kWriteBackUndecidable.id) undecidable = true;
+    else broken = true;
+  }
   report.files.push_back(std::move(file));
   RenderOptions render;
   render.registry = &registry;
   const char* no_color = std::getenv("NO_COLOR");
   render.color = options.format == "text" && isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
   renderer->render(report, render, std::cout);
-  return broken ? kExitFindings : kExitClean;
+  return broken ? kExitFindings : undecidable ? kExitUndecidable : kExitClean;
 }
 
 }  // namespace
@@ -110,6 +151,8 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--rename", options->rename,
                   "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
+  cmd->add_option("--op-schemas", options->op_schemas,
+                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};
 }
 

@@ -12,6 +12,8 @@ namespace pt2lint {
 inline constexpr int kExitClean = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
+// `diff`: no broken promise, but some state's writes cannot be decided (PT414).
+inline constexpr int kExitUndecidable = 3;
 
 // A subcommand adds its options to `app` and returns the action to run when it is chosen.
 using SubcommandAction = std::function<int()>;

@@ -36,6 +36,7 @@ class Parser {
   bool parse_severity_table(const toml::node& value);
   bool parse_per_file_ignores(const toml::node& value);
   bool parse_rule_options(const toml::node& value);
+  bool parse_op_schemas(const toml::node& value);
 
   const std::filesystem::path& file_;
   const RuleRegistry& registry_;
@@ -123,6 +124,19 @@ bool Parser::parse_rule_options(const toml::node& value) {
   return true;
 }
 
+// `op-schemas = ["ops/schemas.txt"]`: custom op schema files, relative to the config's folder.
+bool Parser::parse_op_schemas(const toml::node& value) {
+  const toml::array* array = value.as_array();
+  if (array == nullptr) return fail(value, "'op-schemas' must be an array of file paths");
+  for (const toml::node& item : *array) {
+    const auto* text = item.as_string();
+    if (text == nullptr) return fail(item, "'op-schemas' must hold file paths");
+    std::filesystem::path path(text->get());
+    config_.op_schemas.push_back(path.is_absolute() ? path : file_.parent_path() / path);
+  }
+  return true;
+}
+
 bool Parser::parse(const toml::table& settings) {
   for (const auto& [key, value] : settings) {
     std::string_view name = key.str();
@@ -138,6 +152,8 @@ bool Parser::parse(const toml::table& settings) {
       ok = parse_per_file_ignores(value);
     } else if (name == "rules") {
       ok = parse_rule_options(value);
+    } else if (name == "op-schemas") {
+      ok = parse_op_schemas(value);
     } else {
       std::vector<std::string_view> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
       std::string hint = closest_match(name, keys);

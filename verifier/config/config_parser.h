@@ -11,7 +11,7 @@
 namespace pt2lint {
 
 // The top-level keys a config may hold, for "did you mean" and the docs.
-inline constexpr std::string_view kConfigKeys[] = {"select", "ignore", "severity",
+inline constexpr std::string_view kConfigKeys[] = {"select", "ignore", "severity", "op-schemas",
                                                    "per-file-ignores", "rules"};
 
 // Parses `text` as the config file `file` (whose name decides the layout). Every rule it

@@ -148,6 +148,7 @@ class ContractDiff {
     }
     std::map<std::string, bool> matched;
     std::vector<const WritePromise*> missing;
+    const std::map<std::string, std::string> undecidable = undecidable_states();
     for (const WritePromise& b : before_.writes) {
       const std::string expected = mapped(renames_, b.target);
       auto it = after_by_target.find(expected);
@@ -186,6 +187,7 @@ class ContractDiff {
         compare(*b, *renamed, renamed->target);
         continue;
       }
+      if (undecidable.count(mapped(renames_, b->target)) != 0) continue;  // PT414 says so
       report(kWriteBackLost,
              fmt::format("{} `{}` is written by the original ({}) but never written back here: its state silently "
                          "stops changing",
@@ -193,11 +195,38 @@ class ContractDiff {
           .state(b->target);
     }
     for (const auto& [target, list] : after_by_target) {
-      if (matched[target]) continue;
+      if (matched[target] || undecidable.count(target) != 0) continue;
       auto f = report(kWriteBackAdded, fmt::format("{} `{}` is written back here, but the original never writes it",
                                                    kind_words(list.front()->kind), target));
       locate(f, *list.front());
     }
+  }
+
+  // States an op of unknown schema may write, on either side (AFTER's names), each with
+  // a description of the ops; one PT414 finding each. Never a PT401/PT402 for them.
+  std::map<std::string, std::string> undecidable_states() {
+    std::map<std::string, std::string> states;
+    auto add = [&](const PossibleWritePromise& p, const std::string& target, std::string_view side) {
+      std::string& text = states[target];
+      for (const std::string& op : p.ops) {
+        std::string item = fmt::format("`{}` in the {}", op, side);
+        if (text.find(item) == std::string::npos) text += (text.empty() ? "" : ", ") + item;
+      }
+    };
+    for (const PossibleWritePromise& p : before_.possible_writes) add(p, mapped(renames_, p.target), "original");
+    for (const PossibleWritePromise& p : after_.possible_writes) add(p, p.target, "lowered program");
+    for (const auto& [target, ops] : states) {
+      auto f = report(kWriteBackUndecidable,
+                      fmt::format("whether `{}` is written cannot be decided: it is passed to {}, whose schema "
+                                  "pt2lint does not know",
+                                  target, ops));
+      f.state(target);
+      f.note("diff reports neither write-back-lost nor write-back-added for it, and exits 3 when nothing else "
+             "is wrong");
+      f.fix("pass the op's schema with --op-schemas (`pt2lint schemas --missing FILE` prints a template), or diff "
+            "against the ATEN twin, from whose auto_functionalized nodes diff learns the writes");
+    }
+    return states;
   }
 
   static void locate(InFlightFinding& f, const WritePromise& w) {

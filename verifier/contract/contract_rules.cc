@@ -7,7 +7,7 @@ void register_contract_rules(RuleRegistry& registry) {
        {&kWriteBackLost, &kWriteBackAdded, &kWriteBackTargetRenamed, &kWriteBackDuplicated,
         &kWriteBackFromOtherState, &kWriteBackShapeChanged, &kUserOutputGained, &kUserOutputLost,
         &kUserOutputReordered, &kUserOutputChanged, &kUserOutputTreeChanged, &kUserInputChanged,
-        &kProgramMissing}) {
+        &kProgramMissing, &kWriteBackUndecidable}) {
     registry.add_reported_elsewhere(*info);
   }
 }

@@ -48,6 +48,10 @@ inline constexpr RuleInfo kProgramMissing{
     "PT413", "program-missing", Severity::kError, RulePhase::kDataflow,
     "a program of one archive has no program of the same name in the other"};
 
+inline constexpr RuleInfo kWriteBackUndecidable{
+    "PT414", "write-back-undecidable", Severity::kWarning, RulePhase::kDataflow,
+    "a state is passed to an op of unknown schema, so whether the lowering keeps its writes cannot be decided"};
+
 void register_contract_rules(RuleRegistry& registry);
 
 }  // namespace pt2lint

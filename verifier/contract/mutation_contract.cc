@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "verifier/dataflow/effective_mutations.h"
+#include "verifier/dataflow/possible_writes.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/dataflow/tensor_meta_text.h"
 #include "verifier/program_index.h"
@@ -105,8 +106,11 @@ bool ProgramContract::same_promises(const ProgramContract& other) const {
          out_spec == other.out_spec && writes == other.writes;
 }
 
-ProgramContract derive_contract(const ir::Program& program) {
+ProgramContract derive_contract(const ir::Program& program) { return derive_contract(program, OpKnowledge{}); }
+
+ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& ops) {
   ProgramIndex index(program);
+  index.set_op_knowledge(ops);
   dataflow::ProgramDataflow flow(index);
   ProgramContract contract;
   contract.program = program.name();
@@ -170,6 +174,12 @@ ProgramContract derive_contract(const ir::Program& program) {
     write.value = write.state;
     if (!state.nodes.empty()) write.value_name = std::string(index.node_name(state.nodes.back()));
     contract.writes.push_back(std::move(write));
+  }
+  for (const dataflow::PossibleWrite& state :
+       dataflow::possible_writes(index, flow.ops(), flow.tracer(), ops.report_parameters)) {
+    PossibleWritePromise possible{std::string(state.target), std::string(state.kind), {}};
+    for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
+    contract.possible_writes.push_back(std::move(possible));
   }
   return contract;
 }

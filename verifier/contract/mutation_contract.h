@@ -50,6 +50,14 @@ struct WritePromise {
   std::string value_name;     // the value written back, or the in-place writer node
 };
 
+// State an op of unknown schema may write (verifier/dataflow/possible_writes.h): neither
+// written nor not written as far as pt2lint can tell.
+struct PossibleWritePromise {
+  std::string target;
+  std::string kind;
+  std::vector<std::string> ops;  // "mylib.f.default", one per node it is passed to
+};
+
 struct ProgramContract {
   std::string program;  // "model", "decode", ...
   std::string dialect;  // "TRAINING", "ATEN", ...
@@ -57,11 +65,14 @@ struct ProgramContract {
   std::vector<UserOutputPromise> user_outputs;
   std::string out_spec;  // the root call signature's out_spec, whitespace removed
   std::vector<WritePromise> writes;
+  std::vector<PossibleWritePromise> possible_writes;  // not a promise: what cannot be decided
 
   // Contracts are equal when every promise is: names of values and nodes do not count.
   bool same_promises(const ProgramContract& other) const;
 };
 
+struct OpKnowledge;
 ProgramContract derive_contract(const ir::Program& program);
+ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& ops);
 
 }  // namespace pt2lint

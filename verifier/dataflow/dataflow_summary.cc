@@ -1,6 +1,7 @@
 #include "verifier/dataflow/dataflow_summary.h"
 
 #include "verifier/dataflow/effective_mutations.h"
+#include "verifier/dataflow/possible_writes.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint::dataflow {
@@ -16,6 +17,19 @@ void summarize_dataflow(const ProgramIndex& index, ProgramSummary& summary) {
     summary.mutations.push_back(std::move(mutation));
   }
   for (std::string_view target : ops.unknown_targets()) summary.unknown_ops.emplace_back(target);
+  for (const PossibleWrite& write :
+       possible_writes(index, ops, tracer, index.op_knowledge().report_parameters)) {
+    MutationSummary mutation;
+    mutation.target = std::string(write.target);
+    mutation.kind = std::string(write.kind);
+    for (int node : write.nodes) {
+      mutation.nodes.emplace_back(index.node_name(node));
+      std::string_view target = index.graph().nodes(node).target();
+      if (target.starts_with("torch.ops.")) target.remove_prefix(10);
+      mutation.ops.emplace_back(target);
+    }
+    summary.possible_mutations.push_back(std::move(mutation));
+  }
 }
 
 }  // namespace pt2lint::dataflow

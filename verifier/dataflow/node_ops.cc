@@ -3,6 +3,7 @@
 #include <array>
 #include <unordered_map>
 
+#include "verifier/opschema/schema_catalog.h"
 #include "verifier/opschema/undeclared_writes.h"
 
 #include "verifier/program_index.h"
@@ -11,9 +12,16 @@ namespace pt2lint::dataflow {
 
 namespace {
 
-OpFacts facts_for(std::string_view target) {
+OpFacts facts_for(std::string_view target, const opschema::SchemaCatalog* schemas) {
   OpFacts facts;
-  if (auto name = opschema::parse_serialized_target(target)) facts.schema = opschema::find_schema(*name);
+  if (auto name = opschema::parse_serialized_target(target)) {
+    opschema::SchemaLookup found = opschema::lookup_schema(*name, schemas);
+    facts.schema = found.schema;
+    facts.schema_source = found.source;
+    facts.custom_op = !facts.schema;
+  }
+  // Its outputs are the new values of the bases it updates (auto_functionalized.h).
+  if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone) facts.may_update = true;
   if (!facts.schema) return facts;
   const opschema::OpSchema& schema = *facts.schema;
   facts.may_write = schema.is_mutable();
@@ -29,7 +37,7 @@ OpFacts facts_for(std::string_view target) {
 }  // namespace
 
 NodeOps::NodeOps(const ProgramIndex& index)
-    : graph_(index.graph()), node_facts_(index.graph().nodes_size(), -1) {}
+    : graph_(index.graph()), node_facts_(index.graph().nodes_size(), -1), schemas_(index.op_schemas()) {}
 
 const OpFacts& NodeOps::facts(int node) {
   int& slot = node_facts_[node];
@@ -37,7 +45,7 @@ const OpFacts& NodeOps::facts(int node) {
     // Programs use few distinct targets; each is parsed and looked up once.
     std::string_view target = graph_.nodes(node).target();
     auto [it, inserted] = by_target_.try_emplace(target, static_cast<int>(facts_.size()));
-    if (inserted) facts_.push_back(facts_for(target));
+    if (inserted) facts_.push_back(facts_for(target, schemas_));
     slot = it->second;
   }
   return facts_[slot];
@@ -59,6 +67,15 @@ const std::vector<std::string_view>& NodeOps::unknown_targets() {
     if (seen.try_emplace(target, true).second) unknown_targets_.push_back(target);
   }
   return unknown_targets_;
+}
+
+const AutoFunctionalizedCall* NodeOps::auto_functionalized(int node) {
+  if (node < 0 || node >= graph_.nodes_size()) return nullptr;
+  if (auto_functionalized_version(graph_.nodes(node).target()) == AutoFunctionalizedVersion::kNone)
+    return nullptr;
+  auto [it, inserted] = auto_functionalized_.try_emplace(node);
+  if (inserted) it->second = decode_auto_functionalized(graph_.nodes(node), schemas_);
+  return it->second ? &*it->second : nullptr;
 }
 
 bool is_write_form_op(std::string_view op) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "verifier/dataflow/auto_functionalized.h"
 #include "verifier/opschema/op_schema.h"
 
 namespace pt2lint {
@@ -17,7 +18,9 @@ class ProgramIndex;
 namespace dataflow {
 
 struct OpFacts {
-  std::optional<opschema::OpSchema> schema;  // nullopt: not in the table
+  std::optional<opschema::OpSchema> schema;  // nullopt: not in the table nor a catalog
+  std::string_view schema_source;  // "" for the ATen table, else where the schema was declared
+  bool custom_op = false;    // a `torch.ops.NS.OP.OVERLOAD` target with no known schema
   bool may_write = false;   // declares `(a!)` or has an entry in undeclared_writes()
   bool may_update = false;  // some output can be an update step (see ValueTracer)
 };
@@ -33,6 +36,9 @@ class NodeOps {
   const OpFacts& facts(int node);
   // Distinct targets without a schema, in graph order of first use (resolves every node).
   const std::vector<std::string_view>& unknown_targets();
+  // The decoded auto_functionalized(_v2) call of `node`, or nullptr (another op, or an
+  // encoding that cannot be read; see auto_functionalized.h). Decoded once per node.
+  const AutoFunctionalizedCall* auto_functionalized(int node);
 
  private:
   const ir::Graph& graph_;
@@ -41,6 +47,8 @@ class NodeOps {
   std::unordered_map<std::string_view, int> by_target_;
   std::vector<std::string_view> unknown_targets_;
   bool all_resolved_ = false;
+  const opschema::SchemaCatalog* schemas_ = nullptr;
+  std::unordered_map<int, std::optional<AutoFunctionalizedCall>> auto_functionalized_;
 };
 
 // The value name bound to tensor argument `name` of `node` (`as_tensor`, or a present

@@ -99,6 +99,16 @@ TraceStep ValueTracer::step(std::string_view value, bool follow_updates) {
     return s;
   }
   s.node = def->node;
+  if (const AutoFunctionalizedCall* call = ops_.auto_functionalized(def->node)) {
+    if (follow_updates) {
+      for (const AutoFunctionalizedCall::Update& update : call->updates) {
+        if (update.updated != value) continue;
+        s.kind = StepKind::kFunctionalOut;  // the new value of the base it names
+        s.next = update.base;
+      }
+    }
+    return s;
+  }
   const OpSchema* schema = ops_.schema(def->node);
   if (schema == nullptr) return s;
   const ir::Node& node = index_.graph().nodes(def->node);

@@ -29,13 +29,10 @@ std::string_view OpSchema::base_name() const {
   return colons == std::string_view::npos ? full : full.substr(colons + 2);
 }
 
-std::span<const ArgumentRecord> OpSchema::arguments() const {
-  return op_table().arguments.subspan(record_->first_argument, record_->argument_count);
-}
-
-std::span<const ReturnRecord> OpSchema::returns() const {
-  return op_table().returns.subspan(record_->first_return, record_->return_count);
-}
+OpSchema::OpSchema(const SchemaRecord& record)
+    : record_(&record),
+      arguments_(op_table().arguments.subspan(record.first_argument, record.argument_count)),
+      returns_(op_table().returns.subspan(record.first_return, record.return_count)) {}
 
 int OpSchema::argument_index(std::string_view name) const {
   std::span<const ArgumentRecord> args = arguments();

@@ -25,14 +25,19 @@ std::optional<OperatorName> parse_serialized_target(std::string_view target);
 // A read-only view of one table record.
 class OpSchema {
  public:
-  explicit OpSchema(const SchemaRecord& record) : record_(&record) {}
+  // A record of the generated table.
+  explicit OpSchema(const SchemaRecord& record);
+  // A record parsed at run time (schema_catalog.h): it has no twins.
+  OpSchema(const SchemaRecord& record, std::span<const ArgumentRecord> arguments,
+           std::span<const ReturnRecord> returns)
+      : record_(&record), arguments_(arguments), returns_(returns) {}
 
   std::string_view name() const { return record_->name; }
   std::string_view overload() const { return record_->overload; }
   // The part after `::`: "index_copy_".
   std::string_view base_name() const;
-  std::span<const ArgumentRecord> arguments() const;
-  std::span<const ReturnRecord> returns() const;
+  std::span<const ArgumentRecord> arguments() const { return arguments_; }
+  std::span<const ReturnRecord> returns() const { return returns_; }
   bool is_mutable() const { return record_->is_mutable; }
   // Index of the argument called `name`, or -1.
   int argument_index(std::string_view name) const;
@@ -44,6 +49,8 @@ class OpSchema {
 
  private:
   const SchemaRecord* record_;
+  std::span<const ArgumentRecord> arguments_;
+  std::span<const ReturnRecord> returns_;
 };
 
 std::optional<OpSchema> find_schema(std::string_view name, std::string_view overload);

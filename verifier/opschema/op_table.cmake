@@ -56,3 +56,13 @@ endif()
 add_library(pt2lint_op_table STATIC ${OP_TABLE_DATA} ${OPSCHEMA_SOURCE_DIR}/op_table.h)
 target_include_directories(pt2lint_op_table PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_features(pt2lint_op_table PUBLIC cxx_std_20)
+
+# The bundled custom-op schema files (verifier/opschema/bundled/*.txt), embedded as text.
+file(GLOB _bundled_schema_files CONFIGURE_DEPENDS ${OPSCHEMA_SOURCE_DIR}/bundled/*.txt)
+set(BUNDLED_SCHEMAS_CC ${OPSCHEMA_BINARY_DIR}/bundled_schema_files.cc)
+add_custom_command(OUTPUT ${BUNDLED_SCHEMAS_CC}
+  COMMAND ${CMAKE_COMMAND} -DBUNDLED_DIR=${OPSCHEMA_SOURCE_DIR}/bundled -DOUTPUT=${BUNDLED_SCHEMAS_CC}
+          -P ${OPSCHEMA_SOURCE_DIR}/embed_bundled_schemas.cmake
+  DEPENDS ${_bundled_schema_files} ${OPSCHEMA_SOURCE_DIR}/embed_bundled_schemas.cmake
+  COMMENT "Embedding the bundled op schema files")
+target_sources(pt2lint_op_table PRIVATE ${BUNDLED_SCHEMAS_CC})
