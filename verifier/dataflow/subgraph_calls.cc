@@ -256,6 +256,13 @@ SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& trac
   return out;
 }
 
+bool only_subgraph_calls(const ProgramIndex& index, const std::vector<int>& nodes) {
+  const std::vector<int>& calls = index.subgraph_nodes();
+  for (int node : nodes)
+    if (!std::binary_search(calls.begin(), calls.end(), node)) return false;
+  return !nodes.empty();
+}
+
 std::vector<std::string> mutating_nodes_anywhere(const ir::Graph& graph) {
   std::vector<std::string> found;
   std::function<void(const ir::Graph&, int)> visit = [&](const ir::Graph& g, int depth) {

@@ -63,6 +63,9 @@ struct SubgraphWrites {
 // nested calls included, down to a fixed depth (deeper nesting is undecidable).
 SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& tracer, int depth = 0);
 
+// Whether every one of `nodes` (of index's graph) has a graph argument.
+bool only_subgraph_calls(const ProgramIndex& index, const std::vector<int>& nodes);
+
 // Every node of `graph` and of its subgraphs, nested, whose schema writes an argument
 // (declared or undeclared), as "node `add_` (aten.add_.Tensor)" texts; empty when none.
 std::vector<std::string> mutating_nodes_anywhere(const ir::Graph& graph);

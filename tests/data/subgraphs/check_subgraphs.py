@@ -10,6 +10,10 @@ Usage: check_subgraphs.py PT2LINT DEVICE_DIR TEXTPROTO_DIR WORKDIR [LOWERED_OUT]
   3. every TRAINING program (and textproto program): `lower` exits 0 (no refusal), `check` of
      the result is clean as above, `diff TRAINING lowered` exits 0, and `diff lowered ATEN`
      exits 0 (empty) where there is a twin.
+  4. what pt2lint cannot lower or decide: `lower` of refused/cond_writes_state.textproto
+     exits 1 naming the call and writes nothing; for the unknown higher-order op of the
+     subgraph-writes-decidable golden, `check` warns (PT311), `diff` exits 3 (undecidable,
+     PT414) and `lower` exits 1 naming the op.
 With LOWERED_OUT, the lowered .pt2 files are also copied there (the device check's inputs).
 """
 import glob
@@ -77,6 +81,22 @@ def main():
             os.makedirs(lowered_out, exist_ok=True)
             shutil.copy(lowered, os.path.join(lowered_out, os.path.basename(lowered)))
         print(f"ok   {name}: lowered{' and matches its ATEN twin' if has_twin else ''}")
+    refused = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refused", "cond_writes_state.textproto")
+    out = os.path.join(work, "refused.textproto")
+    r = run(pt2lint, "lower", refused, "-o", out, "--format", "textproto")
+    if r.returncode != 1 or "node 'cond'" not in r.stderr or os.path.exists(out):
+        failures.append(f"lower {refused}: expected a refusal naming node 'cond', got exit {r.returncode}: {r.stderr}")
+    unknown = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "golden", "dataflow",
+                           "subgraph-writes-decidable", "bad_unknown_op_writes_buffer.textproto")
+    c = run(pt2lint, "check", unknown)
+    if "PT311" not in c.stdout:
+        failures.append(f"check {unknown}: no PT311 warning\n{c.stdout}")
+    d = run(pt2lint, "diff", unknown, unknown)
+    if d.returncode != 3:
+        failures.append(f"diff {unknown} itself: exit {d.returncode}, expected 3 (undecidable)\n{d.stdout}")
+    r = run(pt2lint, "lower", unknown, "-o", out, "--format", "textproto")
+    if r.returncode != 1 or "my_region" not in r.stderr or os.path.exists(out):
+        failures.append(f"lower {unknown}: expected a refusal naming my_region, got exit {r.returncode}: {r.stderr}")
     for failure in failures:
         print("FAIL", failure)
     print(f"{len(clean)} clean programs, {len(trainings)} lowered, {len(failures)} failure(s)")
