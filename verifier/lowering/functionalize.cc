@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "verifier/lowering/argument_values.h"
+#include "verifier/lowering/auto_functionalize.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
 #include "verifier/lowering/view_write_back.h"
@@ -86,8 +87,8 @@ bool is_contiguous(const ir::TensorMeta& meta) {
 
 class Functionalizer {
  public:
-  explicit Functionalizer(const ir::ExportedProgram& program)
-      : program_(program), graph_(program.graph_module().graph()) {
+  Functionalizer(const ir::ExportedProgram& program, const opschema::SchemaCatalog* schemas)
+      : program_(program), graph_(program.graph_module().graph()), schemas_(schemas) {
     for (const ir::TensorMetaEntry& entry : graph_.tensor_values()) {
       meta_.emplace(entry.key(), entry.value());
       names_.reserve(entry.key());
@@ -241,6 +242,7 @@ class Functionalizer {
     const ir::Node& node = graph_.nodes(index);
     const auto schema = schema_of(node.target());
     if (!schema) {
+      if (auto custom = custom_mutating_schema(node.target(), schemas_)) return lower_custom_write(node, *custom);
       keep(index, nullptr);
       return;
     }
@@ -427,6 +429,19 @@ class Functionalizer {
     set_created_from(functional, node, node_name(node));
     nodes_.push_back(std::move(functional));
     for (std::size_t w = 0; w < written.size(); ++w) write(written[w].value, new_values[w], node);
+    ++rewritten_;
+  }
+
+  void lower_custom_write(const ir::Node& node, const OpSchema& schema) {
+    AutoFunctionalizedLowering built;
+    const std::string error = lower_to_auto_functionalized_v2(
+        node, schema, [&](const std::string& v) { return read(v); },
+        [&](std::string_view stem) { return names_.fresh(stem); }, built);
+    if (!error.empty()) throw LoweringError{error};
+    for (const auto& [written, updated] : built.updates) copy_meta(written, updated);
+    set_created_from(built.node, node, node_name(node));
+    nodes_.push_back(std::move(built.node));
+    for (const auto& [written, updated] : built.updates) write(written, updated, node);
     ++rewritten_;
   }
 
@@ -653,6 +668,7 @@ class Functionalizer {
 
   const ir::ExportedProgram& program_;
   const ir::Graph& graph_;
+  const opschema::SchemaCatalog* schemas_;  // custom op schemas (auto_functionalize.h)
   NameAllocator names_;
   std::unordered_map<std::string, ir::TensorMeta> meta_;
   std::unordered_map<std::string, std::string> same_as_;  // in-place output -> what it wrote
@@ -666,10 +682,10 @@ class Functionalizer {
 
 }  // namespace
 
-FunctionalizeResult functionalize(ir::Program& program) {
+FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas) {
   FunctionalizeResult result;
   try {
-    Functionalizer functionalizer(program.program());
+    Functionalizer functionalizer(program.program(), schemas);
     ir::ExportedProgram lowered = functionalizer.run();
     *program.mutable_program() = std::move(lowered);
     result.writes = functionalizer.rewritten();

@@ -14,6 +14,10 @@
 
 #include "program.pb.h"
 
+namespace pt2lint::opschema {
+class SchemaCatalog;
+}
+
 namespace pt2lint::lowering {
 
 struct FunctionalizeResult {
@@ -23,6 +27,8 @@ struct FunctionalizeResult {
 };
 
 // Rewrites `program` in place; on failure it is left unspecified and `error` says why.
-FunctionalizeResult functionalize(ir::Program& program);
+// A custom op that `schemas` (or the bundled files) says writes its arguments becomes an
+// auto_functionalized_v2 node (auto_functionalize.h).
+FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas = nullptr);
 
 }  // namespace pt2lint::lowering
