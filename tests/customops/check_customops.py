@@ -83,6 +83,14 @@ class Checker:
             sets[label["file"]] = state_set(programs, "mutations")
             if state_set(programs, "possible_mutations"):
                 self.fail(f"{label['file']}: possible_mutations with every schema declared")
+        # The config key `op-schemas` works like --op-schemas (paths relative to the config).
+        config = os.path.join(self.work, ".pt2lint.toml")
+        with open(config, "w") as f:
+            f.write(f'op-schemas = ["{os.path.relpath(self.schemas, self.work)}"]\n')
+        for case, training, aten in self.clean_pairs():
+            code, findings, _ = check_json(self.pt2lint, self.path(training), "--config", config)
+            if code != 0 or any(f["name"] == "unknown-op-may-write-state" for f in findings):
+                self.fail(f"{training}: the config key op-schemas is not honoured (exit {code})")
         for case, training, aten in self.clean_pairs():
             if not sets[training] or sets[training] != sets[aten]:
                 self.fail(f"{case}: mutation sets TRAINING {sets[training]} vs ATEN {sets[aten]}")
