@@ -115,6 +115,18 @@ class Checker:
             if result.returncode != 0:
                 self.fail(f"{case}: diff TRAINING lowered exits {result.returncode}: {result.stdout}")
 
+        # The lowered programs committed for the device check (run_lowered.py) stay valid.
+        committed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lowered")
+        for case, training, aten in self.clean_pairs():
+            path = os.path.join(committed, f"{case}.lowered.pt2")
+            if not os.path.exists(path):
+                self.fail(f"{case}: no committed lowered program {path}")
+                continue
+            code, findings, _ = check_json(self.pt2lint, path)
+            result = run(self.pt2lint, "diff", path, self.path(aten))
+            if code != 0 or [f for f in findings if f["name"] not in ALLOWED_ON_CLEAN] or result.returncode != 0:
+                self.fail(f"{path}: not clean, or its diff against {aten} is not empty")
+
     def without_schemas(self):
         pairs = self.clean_pairs()
         for case, training, aten in pairs:
