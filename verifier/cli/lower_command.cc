@@ -9,6 +9,11 @@
 #include "verifier/lowering/functionalize.h"
 #include "verifier/lowering/lowered_output.h"
 #include "verifier/lowering/rename_nested.h"
+#include "verifier/dataflow/possible_writes.h"
+#include "verifier/dataflow/program_dataflow.h"
+#include "verifier/dataflow/subgraph_calls.h"
+#include "verifier/opschema/schema_catalog.h"
+#include "verifier/program_index.h"
 #include "verifier/lowering/self_check.h"
 
 namespace pt2lint {
@@ -20,7 +25,26 @@ struct LowerOptions {
   std::string format = "pt2";
   bool rename_nested = false;
   bool quiet = false;
+  std::vector<std::string> op_schemas;
 };
+
+// Why `program` cannot be lowered soundly: state passed to an op whose schema is unknown
+// may be written, and lowering would have to guess. "" when there is none.
+std::string unknown_op_writes(const ir::Program& program, const opschema::SchemaCatalog& schemas,
+                              const std::string& input) {
+  ProgramIndex index(program);
+  index.set_op_knowledge({&schemas, false});
+  dataflow::ProgramDataflow flow(index);
+  for (const dataflow::PossibleWrite& write : dataflow::possible_writes(index, flow.ops(), flow.tracer(), false)) {
+    if (dataflow::only_subgraph_calls(index, write.nodes)) continue;  // functionalize refuses those by name
+    const int node = write.nodes.front();
+    return fmt::format("{} is passed to {}, whose schema pt2lint does not know, so it cannot tell whether the op "
+                       "writes it; declare the schema with --op-schemas (`pt2lint schemas --missing {}` prints "
+                       "a template)",
+                       flow.describe_state(write.placeholder), flow.describe_node(node), input);
+  }
+  return {};
+}
 
 int run_lower(const LowerOptions& options) {
   LoadedPrograms loaded = load_programs(options.input);
@@ -34,9 +58,22 @@ int run_lower(const LowerOptions& options) {
                              options.input);
     return kExitFindings;
   }
+  opschema::SchemaCatalog schemas;
+  for (const std::string& path : options.op_schemas) {
+    bool bad = false;
+    for (const std::string& problem : schemas.add_file(path)) {
+      std::cerr << "pt2lint: error: " << problem << '\n';
+      bad = true;
+    }
+    if (bad) return kExitUsage;
+  }
   bool renamed = false;
   for (ir::Program& program : loaded.programs) {
-    const lowering::FunctionalizeResult result = lowering::functionalize(program);
+    if (const std::string why = unknown_op_writes(program, schemas, options.input); !why.empty()) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input, program.name(), why);
+      return kExitFindings;
+    }
+    const lowering::FunctionalizeResult result = lowering::functionalize(program, &schemas);
     if (!result.ok) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input,
                                program.name(), result.error);
@@ -52,7 +89,7 @@ int run_lower(const LowerOptions& options) {
       for (const auto& [from, to] : renames) summary += fmt::format("\n  {} -> {}", from, to);
     }
     // Never write a program pt2lint did not functionalize: check the result as ATEN first.
-    if (const std::string problem = lowering::self_check(program); !problem.empty()) {
+    if (const std::string problem = lowering::self_check(program, &schemas); !problem.empty()) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}; nothing was written\n",
                                options.input, program.name(), problem);
       return kExitFindings;
@@ -84,6 +121,8 @@ Subcommand add_lower_command(CLI::App& app) {
   cmd->add_flag("--rename-nested", options->rename_nested,
                 "rename dotted buffer FQNs to lifted_buf_* (as backends do) and record the mapping");
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
+  cmd->add_option("--op-schemas", options->op_schemas,
+                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
   return {cmd, [options] { return run_lower(*options); }};
 }
 

@@ -12,6 +12,7 @@
 
 #include "verifier/lowering/argument_values.h"
 #include "verifier/lowering/effect_tokens.h"
+#include "verifier/lowering/auto_functionalize.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
 #include "verifier/lowering/subgraph_body.h"
@@ -90,8 +91,8 @@ bool is_contiguous(const ir::TensorMeta& meta) {
 
 class Functionalizer {
  public:
-  explicit Functionalizer(const ir::ExportedProgram& program)
-      : program_(program), graph_(program.graph_module().graph()) {
+  Functionalizer(const ir::ExportedProgram& program, const opschema::SchemaCatalog* schemas)
+      : program_(program), graph_(program.graph_module().graph()), schemas_(schemas) {
     for (const ir::TensorMetaEntry& entry : graph_.tensor_values()) {
       meta_.emplace(entry.key(), entry.value());
       names_.reserve(entry.key());
@@ -270,6 +271,7 @@ class Functionalizer {
     }
     const auto schema = schema_of(node.target());
     if (!schema) {
+      if (auto custom = custom_mutating_schema(node.target(), schemas_)) return lower_custom_write(node, *custom);
       keep(index, nullptr);
       return;
     }
@@ -489,6 +491,19 @@ class Functionalizer {
     set_created_from(functional, node, node_name(node));
     nodes_.push_back(std::move(functional));
     for (std::size_t w = 0; w < written.size(); ++w) write(written[w].value, new_values[w], node);
+    ++rewritten_;
+  }
+
+  void lower_custom_write(const ir::Node& node, const OpSchema& schema) {
+    AutoFunctionalizedLowering built;
+    const std::string error = lower_to_auto_functionalized_v2(
+        node, schema, [&](const std::string& v) { return read(v); },
+        [&](std::string_view stem) { return names_.fresh(stem); }, built);
+    if (!error.empty()) throw LoweringError{error};
+    for (const auto& [written, updated] : built.updates) copy_meta(written, updated);
+    set_created_from(built.node, node, node_name(node));
+    nodes_.push_back(std::move(built.node));
+    for (const auto& [written, updated] : built.updates) write(written, updated, node);
     ++rewritten_;
   }
 
@@ -717,6 +732,7 @@ class Functionalizer {
 
   const ir::ExportedProgram& program_;
   const ir::Graph& graph_;
+  const opschema::SchemaCatalog* schemas_;  // custom op schemas (auto_functionalize.h)
   NameAllocator names_;
   std::unordered_map<std::string, ir::TensorMeta> meta_;
   std::unordered_map<std::string, std::string> same_as_;  // in-place output -> what it wrote
@@ -731,10 +747,11 @@ class Functionalizer {
 
 }  // namespace
 
-FunctionalizeResult functionalize(ir::Program& program, bool whole_program) {
+FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas,
+                                 bool whole_program) {
   FunctionalizeResult result;
   try {
-    Functionalizer functionalizer(program.program());
+    Functionalizer functionalizer(program.program(), schemas);
     ir::ExportedProgram lowered = functionalizer.run();
     if (whole_program) {
       if (std::string error = thread_effect_tokens(lowered); !error.empty()) throw LoweringError{error};

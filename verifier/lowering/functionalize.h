@@ -14,6 +14,10 @@
 
 #include "program.pb.h"
 
+namespace pt2lint::opschema {
+class SchemaCatalog;
+}
+
 namespace pt2lint::lowering {
 
 struct FunctionalizeResult {
@@ -23,8 +27,11 @@ struct FunctionalizeResult {
 };
 
 // Rewrites `program` in place; on failure it is left unspecified and `error` says why.
-// A whole program also gets effect tokens for its effectful calls (effect_tokens.h); the body
-// of a higher-order op (`whole_program` false) does not.
-FunctionalizeResult functionalize(ir::Program& program, bool whole_program = true);
+// A custom op that `schemas` (or the bundled files) says writes its arguments becomes an
+// auto_functionalized_v2 node (auto_functionalize.h). A whole program also gets effect tokens
+// for its effectful calls (effect_tokens.h); the body of a higher-order op (`whole_program`
+// false) does not.
+FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas = nullptr,
+                                  bool whole_program = true);
 
 }  // namespace pt2lint::lowering
