@@ -16,5 +16,6 @@ std::unique_ptr<Rule> make_constants_are_not_written_rule();           // PT305
 std::unique_ptr<Rule> make_state_is_used_rule();                       // PT306
 std::unique_ptr<Rule> make_output_aliases_state_rule();                // PT307
 std::unique_ptr<Rule> make_unknown_op_may_write_state_rule();          // PT310
+std::unique_ptr<Rule> make_subgraph_writes_decidable_rule();           // PT311
 
 }  // namespace pt2lint

@@ -28,8 +28,9 @@ class MutationValueDerivesFromTarget final : public Rule {
     std::optional<dataflow::ProgramDataflow> flow;
     for (const auto& [i, target, value] : dataflow::resolved_write_backs(index)) {
       if (!flow) flow.emplace(index);
+      const int source = flow->tracer().update_of(value);
+      if (source < 0 || source == target) continue;
       const dataflow::Trace& trace = flow->tracer().update_origin(value);
-      if (trace.placeholder < 0 || !trace.updated || trace.placeholder == target) continue;
       report(*flow, i, value, target, trace, sink);
     }
   }

@@ -38,7 +38,12 @@ class NoMutatingOpsInFunctionalDialect final : public Rule {
     std::string arguments;
     for (std::size_t i = first; i < writes.size() && writes[i].node == write.node; ++i) {
       if (!arguments.empty()) arguments += ", ";
-      arguments += fmt::format("`{}` (`{}`)", writes[i].argument, writes[i].value);
+      if (writes[i].via.empty()) {
+        arguments += fmt::format("`{}` (`{}`)", writes[i].argument, writes[i].value);
+      } else {  // a write inside a subgraph, to an input bound to `value`
+        arguments += fmt::format("`{}` inside its subgraph `{}` ({})", writes[i].value, writes[i].argument,
+                                 writes[i].via);
+      }
     }
     auto finding = emit(sink, kInfo, index.name(),
                         fmt::format("{} writes {} in place, but the program declares the ATEN "

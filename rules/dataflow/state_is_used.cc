@@ -24,6 +24,9 @@ class StateIsUsed final : public Rule {
       std::optional<ValueDef> def = index.definition(output);
       if (def && def->placeholder >= 0) is_output[def->placeholder] = true;
     }
+    // A state that is only written back (a full overwrite from other values) is used.
+    for (const dataflow::ResolvedWriteBack& write_back : dataflow::resolved_write_backs(index))
+      is_output[static_cast<std::size_t>(write_back.target)] = true;
     std::optional<dataflow::ProgramDataflow> flow;
     std::vector<dataflow::StateWrite> written_constants;
     for (int p = 0; p < static_cast<int>(index.placeholder_names().size()); ++p) {

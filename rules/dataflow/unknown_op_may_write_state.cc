@@ -4,6 +4,7 @@
 
 #include "rules/dataflow/dataflow_rules.h"
 #include "verifier/dataflow/possible_writes.h"
+#include "verifier/dataflow/subgraph_calls.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/opschema/schema_template.h"
 #include "verifier/program_index.h"
@@ -23,8 +24,11 @@ class UnknownOpMayWriteState final : public Rule {
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
     dataflow::ProgramDataflow flow(index);
     for (const dataflow::PossibleWrite& write :
-         dataflow::possible_writes(index, flow.ops(), flow.tracer(), index.op_knowledge().report_parameters))
+         dataflow::possible_writes(index, flow.ops(), flow.tracer(), index.op_knowledge().report_parameters)) {
+      // State only higher-order ops may write is subgraph-writes-decidable's (PT311) finding.
+      if (dataflow::only_subgraph_calls(index, write.nodes)) continue;
       report(flow, write, sink);
+    }
   }
 
  private:

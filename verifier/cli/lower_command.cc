@@ -13,6 +13,7 @@
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/opschema/schema_catalog.h"
 #include "verifier/program_index.h"
+#include "verifier/lowering/self_check.h"
 
 namespace pt2lint {
 namespace {
@@ -70,7 +71,7 @@ int run_lower(const LowerOptions& options) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input, program.name(), why);
       return kExitFindings;
     }
-    const lowering::FunctionalizeResult result = lowering::functionalize(program, &schemas);
+    const lowering::FunctionalizeResult result = lowering::functionalize(program, /*whole_program=*/true, &schemas);
     if (!result.ok) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input,
                                program.name(), result.error);
@@ -84,6 +85,12 @@ int run_lower(const LowerOptions& options) {
       renamed = renamed || !renames.empty();
       summary += fmt::format(", renamed {} nested buffer(s)", renames.size());
       for (const auto& [from, to] : renames) summary += fmt::format("\n  {} -> {}", from, to);
+    }
+    // Never write a program pt2lint did not functionalize: check the result as ATEN first.
+    if (const std::string problem = lowering::self_check(program); !problem.empty()) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}; nothing was written\n",
+                               options.input, program.name(), problem);
+      return kExitFindings;
     }
     if (!options.quiet) std::cerr << summary << '\n';
   }

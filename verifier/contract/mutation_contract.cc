@@ -138,9 +138,9 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
   auto base_of = [&](std::string_view value) -> std::string {
     const std::string_view stable = stable_name(index, value);
     if (stable.empty()) return {};
-    const dataflow::Trace& trace = flow.tracer().update_origin(stable);
-    if (trace.placeholder < 0) return {};
-    return std::string(flow.state(trace.placeholder).target);
+    const int source = flow.tracer().update_of(stable);
+    if (source < 0) return {};
+    return std::string(flow.state(source).target);
   };
 
   for (int i = 0; i < signature.output_specs_size(); ++i) {

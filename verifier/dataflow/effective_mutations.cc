@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "verifier/dataflow/subgraph_calls.h"
 #include "verifier/opschema/undeclared_writes.h"
 #include "verifier/program_index.h"
 
@@ -54,6 +55,16 @@ std::vector<ResolvedWriteBack> resolved_write_backs(const ProgramIndex& index) {
 
 std::vector<InPlaceWrite> in_place_writes(const ProgramIndex& index, NodeOps& ops,
                                           ValueTracer& tracer) {
+  std::vector<InPlaceWrite> writes = op_writes(index, ops, tracer);
+  if (index.subgraph_nodes().empty()) return writes;
+  SubgraphWrites inside = subgraph_call_writes(index, tracer);
+  for (InPlaceWrite& write : inside.writes) writes.push_back(std::move(write));
+  std::stable_sort(writes.begin(), writes.end(),
+                   [](const InPlaceWrite& a, const InPlaceWrite& b) { return a.node < b.node; });
+  return writes;
+}
+
+std::vector<InPlaceWrite> op_writes(const ProgramIndex& index, NodeOps& ops, ValueTracer& tracer) {
   std::vector<InPlaceWrite> writes;
   const ir::Graph& graph = index.graph();
   std::vector<std::string_view> values;
@@ -67,7 +78,7 @@ std::vector<InPlaceWrite> in_place_writes(const ProgramIndex& index, NodeOps& op
         values.clear();
         add_written_values(input.arg(), values);
         for (std::string_view value : values)
-          writes.push_back({n, argument, value, tracer.alias_root(value).placeholder});
+          writes.push_back({n, argument, value, tracer.alias_root(value).placeholder, {}});
       }
     };
     if (schema->is_mutable()) {

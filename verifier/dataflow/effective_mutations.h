@@ -32,15 +32,20 @@ struct StateWrite {
 
 struct InPlaceWrite {
   int node = -1;
-  std::string_view argument;  // the schema argument written ("self", "running_mean")
+  std::string_view argument;  // the schema argument written ("self", "running_mean"), or
+                              // the subgraph name for a write inside a higher-order op
   std::string_view value;     // the value passed for it
   int placeholder = -1;       // the placeholder its storage is, or -1 (a fresh tensor)
+  std::string via;            // for a write inside a subgraph: the node there that writes
 };
 
 // Every in-place write of the program, declared by its schema or listed in
-// opschema::undeclared_writes(), in graph order. Ops without a schema are skipped.
+// opschema::undeclared_writes(), or made inside the subgraph of a higher-order op to a value
+// it is passed (see subgraph_calls.h), in graph order. Other ops without a schema are skipped.
 std::vector<InPlaceWrite> in_place_writes(const ProgramIndex& index, NodeOps& ops,
                                           ValueTracer& tracer);
+// The same, without the writes made inside subgraphs.
+std::vector<InPlaceWrite> op_writes(const ProgramIndex& index, NodeOps& ops, ValueTracer& tracer);
 
 // The effective mutation set, in input-spec order.
 std::vector<StateWrite> effective_mutations(const ProgramIndex& index, NodeOps& ops,

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "verifier/dataflow/subgraph_calls.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint::dataflow {
@@ -57,6 +58,24 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
       if (!entry.nodes.empty() && entry.nodes.back() == n) continue;
       entry.nodes.push_back(n);
       entry.values.push_back(value);
+    }
+  }
+  // Higher-order ops whose subgraph writes cannot be placed (subgraph_calls.h).
+  if (!index.subgraph_nodes().empty()) {
+    for (const UndecidableWrite& write : subgraph_call_writes(index, tracer).possible) {
+      if (write.placeholder < 0) continue;
+      const std::optional<int> spec_index = index.input_spec_index(index.placeholder_names()[write.placeholder]);
+      if (!spec_index) continue;
+      const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
+      const std::string_view kind = input_spec_kind(spec);
+      if (kind != "buffer" && kind != "user_input" && !(include_parameters && kind == "parameter")) continue;
+      PossibleWrite& entry = by_placeholder[write.placeholder];
+      if (entry.placeholder < 0) {
+        entry = {write.placeholder, *spec_index, kind,
+                 kind == "user_input" ? index.placeholder_names()[write.placeholder] : input_spec_target(spec), {}, {}};
+      }
+      entry.nodes.push_back(write.node);
+      entry.values.push_back(write.value);
     }
   }
   std::vector<PossibleWrite> result;

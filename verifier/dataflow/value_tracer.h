@@ -54,6 +54,14 @@ class ValueTracer {
 
   const Trace& alias_root(std::string_view value) { return resolve(value, false); }
   const Trace& update_origin(std::string_view value) { return resolve(value, true); }
+  // The one definition of "V is an update of P", shared by the rules, the contract and
+  // `diff`: the placeholder P whose new value V is (the chain from V reaches P through at
+  // least one update step), or -1. A view of P, or of another state or input, copied over a
+  // state is a full overwrite of that state, not an update of P.
+  int update_of(std::string_view value) {
+    const Trace& trace = update_origin(value);
+    return trace.updated ? trace.placeholder : -1;
+  }
 
   // Whether some output of `node` can be an update step at all (its op writes in place,
   // returns `X_out`, is write-form or has an in-place twin). Whole-program sweeps skip the

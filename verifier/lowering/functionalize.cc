@@ -1,6 +1,7 @@
 #include "verifier/lowering/functionalize.h"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -11,8 +12,11 @@
 
 #include "verifier/lowering/argument_values.h"
 #include "verifier/lowering/auto_functionalize.h"
+#include "verifier/lowering/effect_tokens.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
+#include "verifier/lowering/subgraph_body.h"
+#include "verifier/lowering/view_ops.h"
 #include "verifier/lowering/view_write_back.h"
 #include "verifier/opschema/op_schema.h"
 #include "verifier/opschema/undeclared_writes.h"
@@ -159,13 +163,13 @@ class Functionalizer {
     if (seen != seen_.end() && seen->second.version == version) return seen->second.current;
     const auto view = views_.find(c);
     if (view == views_.end()) return seen_.at(c).current;  // a written base is always seen
-    if (view->second.node < 0) {
+    if (view->second.node == nullptr) {
       throw LoweringError{fmt::format(
           "'{}' is one of several views that node '{}' returns, and it is read after '{}' was "
-          "written; the reference lowering regenerates only single-output views",
-          c, view->second.producer, base)};
+          "written; {}",
+          c, view->second.producer, base, view->second.why_not)};
     }
-    const ir::Node& original = graph_.nodes(view->second.node);
+    const ir::Node& original = *view->second.node;
     ir::Node regenerated = original;
     for (ir::NamedArgument& input : *regenerated.mutable_inputs())
       rewrite_tensor_names(*input.mutable_arg(), [&](const std::string& v) { return read(v); });
@@ -191,31 +195,39 @@ class Functionalizer {
       return;
     }
     const ViewOf of = view->second;
-    if (of.node < 0) {
+    if (of.node == nullptr) {
       throw LoweringError{fmt::format(
           "node '{}' writes '{}', one of several views that node '{}' returns; pt2lint's "
-          "reference lowering cannot carry such a write back to '{}'",
-          node_name(cause), c, of.producer, base_of(c))};
+          "reference lowering cannot carry such a write back to '{}': {}",
+          node_name(cause), c, of.producer, base_of(c), of.why_not)};
     }
-    const ir::Node& view_node = graph_.nodes(of.node);
+    const ir::Node& view_node = *of.node;
     const std::string parent_now = read(of.parent);
     const auto schema = schema_of(view_node.target());
     const ViewWriteBack plan =
         plan_view_write_back(view_node, schema ? schema->name() : "", schema ? schema->overload() : "",
-                             parent_now, new_value, meta(of.parent));
+                             parent_now, new_value, meta(of.parent), meta(c));
     std::string parent_new;
     switch (plan.kind) {
       case ViewWriteBack::Kind::kIdentity: parent_new = new_value; break;
       case ViewWriteBack::Kind::kNode: {
-        ir::Node scatter;
-        scatter.set_target(plan.node.target);
-        for (const ir::NamedArgument& input : plan.node.inputs) *scatter.add_inputs() = input;
-        parent_new = names_.fresh(plan.node.stem);
-        scatter.add_outputs()->mutable_as_tensor()->set_name(parent_new);
-        scatter.set_name(parent_new);
-        set_created_from(scatter, cause, node_name(cause));
-        copy_meta(of.parent, parent_new);
-        nodes_.push_back(std::move(scatter));
+        for (const PlannedNode& step : plan.nodes) {
+          ir::Node scatter;
+          scatter.set_target(step.target);
+          for (const ir::NamedArgument& input : step.inputs) {
+            ir::NamedArgument* copy = scatter.add_inputs();
+            *copy = input;
+            if (copy->arg().has_as_tensor() && copy->arg().as_tensor().name() == kPreviousValue)
+              copy->mutable_arg()->mutable_as_tensor()->set_name(parent_new);
+          }
+          parent_new = names_.fresh(step.stem);
+          scatter.add_outputs()->mutable_as_tensor()->set_name(parent_new);
+          scatter.set_name(parent_new);
+          set_created_from(scatter, cause, node_name(cause));
+          copy_meta(of.parent, parent_new);
+          if (!step.sizes.empty()) set_contiguous_sizes(parent_new, step.sizes);
+          nodes_.push_back(std::move(scatter));
+        }
         break;
       }
       case ViewWriteBack::Kind::kUnsupported:
@@ -232,6 +244,19 @@ class Functionalizer {
     return it == meta_.end() ? nullptr : &it->second;
   }
 
+  // An intermediate value of a view write-back: the parent's dtype and device, its own sizes.
+  void set_contiguous_sizes(const std::string& value, const std::vector<std::int64_t>& sizes) {
+    ir::TensorMeta& m = meta_[value];
+    m.clear_sizes();
+    m.clear_strides();
+    std::vector<std::int64_t> strides(sizes.size(), 1);
+    for (std::size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * sizes[i];
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      m.add_sizes()->set_as_int(sizes[i]);
+      m.add_strides()->set_as_int(strides[i]);
+    }
+  }
+
   void copy_meta(const std::string& from, const std::string& to) {
     if (const ir::TensorMeta* m = meta(from)) meta_[to] = *m;
   }
@@ -240,6 +265,10 @@ class Functionalizer {
 
   void process(int index) {
     const ir::Node& node = graph_.nodes(index);
+    if (has_graph_argument(node)) {
+      lower_call(node);
+      return;
+    }
     const auto schema = schema_of(node.target());
     if (!schema) {
       if (auto custom = custom_mutating_schema(node.target(), schemas_)) return lower_custom_write(node, *custom);
@@ -265,6 +294,18 @@ class Functionalizer {
       return;
     }
     keep(index, &*schema);
+  }
+
+  // A higher-order op: its subgraphs are functionalized (or refused) by subgraph_body.cc.
+  void lower_call(const ir::Node& node) {
+    CallerValues caller{[&](const std::string& v) { return read(v); },
+                        [&](std::string_view stem) { return names_.fresh(stem); },
+                        [&](const std::string& from, const std::string& to) { copy_meta(from, to); }};
+    LoweredCall call = lower_subgraph_call(node, caller);
+    if (!call.error.empty()) throw LoweringError{call.error};
+    nodes_.push_back(std::move(call.node));
+    for (const auto& [value, now] : call.writes) write(value, now, node);
+    rewritten_ += call.rewritten;
   }
 
   void keep(int index, const OpSchema* schema) {
@@ -295,14 +336,35 @@ class Functionalizer {
       if (output.has_as_tensor()) {
         const std::string& out = output.as_tensor().name();
         if (may_return_input(schema.name()) && !returns_input_unchanged(schema, node, source, out)) continue;
-        views_[out] = {parent, index, node_name(node)};
+        views_[out] = {parent, &node, node_name(node), {}};
         seen_[out] = {out, version};
       } else if (output.has_as_tensors()) {
-        for (const ir::TensorArgument& element : output.as_tensors().items()) {
-          views_[element.name()] = {parent, -1, node_name(node)};
-          seen_[element.name()] = {element.name(), version};
+        record_element_views(node, schema, parent, version, output.as_tensors());
+      }
+    }
+  }
+
+  // split, chunk, unbind, ...: each element is recorded as the single slice or select it is,
+  // so a write to it is carried back (and a read after a write regenerated) like any view.
+  void record_element_views(const ir::Node& node, const OpSchema& schema, const std::string& parent,
+                            int version, const ir::TensorArgumentList& elements) {
+    std::vector<const ir::TensorMeta*> metas;
+    for (const ir::TensorArgument& element : elements.items()) metas.push_back(meta(element.name()));
+    const ViewLoweringRule rule = view_lowering(schema);
+    for (int k = 0; k < elements.items_size(); ++k) {
+      const std::string& name = elements.items(k).name();
+      ViewOf of{parent, nullptr, node_name(node), rule.reason};
+      if (rule.kind == ViewLowering::kElementScatter) {
+        std::optional<ir::Node> view = element_view(node, schema.name(), k, metas, meta(parent), of.why_not);
+        if (view) {
+          view->set_name(name);
+          view->add_outputs()->mutable_as_tensor()->set_name(name);
+          *view->mutable_metadata() = node.metadata();
+          of.node = &element_views_.emplace_back(std::move(*view));
         }
       }
+      views_[name] = std::move(of);
+      seen_[name] = {name, version};
     }
   }
 
@@ -658,8 +720,10 @@ class Functionalizer {
 
   struct ViewOf {
     std::string parent;    // canonical value the view was taken of
-    int node = -1;         // original view node; -1 for one of several outputs
+    const ir::Node* node;  // the view node (element_views_ for an element of a split); null:
+                           // an element of a multi-output view that has no single-view spelling
     std::string producer;  // that node's name, for messages
+    std::string why_not;   // when node is null: why
   };
   struct Seen {
     std::string current;  // the name that holds the value
@@ -673,6 +737,7 @@ class Functionalizer {
   std::unordered_map<std::string, ir::TensorMeta> meta_;
   std::unordered_map<std::string, std::string> same_as_;  // in-place output -> what it wrote
   std::unordered_map<std::string, ViewOf> views_;
+  std::deque<ir::Node> element_views_;  // stable addresses for ViewOf::node
   std::unordered_map<std::string, int> writes_;  // base -> number of writes so far
   std::unordered_map<std::string, Seen> seen_;
   std::unordered_set<std::string> defined_;
@@ -682,11 +747,14 @@ class Functionalizer {
 
 }  // namespace
 
-FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas) {
+FunctionalizeResult functionalize(ir::Program& program, bool whole_program, const opschema::SchemaCatalog* schemas) {
   FunctionalizeResult result;
   try {
     Functionalizer functionalizer(program.program(), schemas);
     ir::ExportedProgram lowered = functionalizer.run();
+    if (whole_program) {
+      if (std::string error = thread_effect_tokens(lowered); !error.empty()) throw LoweringError{error};
+    }
     *program.mutable_program() = std::move(lowered);
     result.writes = functionalizer.rewritten();
     result.ok = true;

@@ -3,7 +3,10 @@
 #include <array>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "verifier/lowering/argument_values.h"
+#include "verifier/lowering/view_ops.h"
 
 namespace pt2lint::lowering {
 namespace {
@@ -40,12 +43,18 @@ void copy_inputs(const ir::Node& view, std::initializer_list<std::string_view> n
   }
 }
 
+PlannedNode planned(std::string op, std::string overload, std::vector<ir::NamedArgument> inputs) {
+  PlannedNode node;
+  node.target = "torch.ops.aten." + op + "." + (overload.empty() ? "default" : overload);
+  node.stem = op;
+  node.inputs = std::move(inputs);
+  return node;
+}
+
 ViewWriteBack node_plan(std::string op, std::string overload, std::vector<ir::NamedArgument> inputs) {
   ViewWriteBack plan;
   plan.kind = ViewWriteBack::Kind::kNode;
-  plan.node.target = "torch.ops.aten." + op + "." + (overload.empty() ? "default" : overload);
-  plan.node.stem = op;
-  plan.node.inputs = std::move(inputs);
+  plan.nodes.push_back(planned(std::move(op), std::move(overload), std::move(inputs)));
   return plan;
 }
 
@@ -72,6 +81,99 @@ bool int_input(const ir::Node& node, std::string_view name, std::int64_t& value)
   return true;
 }
 
+ir::NamedArgument previous_arg(std::string_view name) { return tensor_arg(name, std::string(kPreviousValue)); }
+
+std::int64_t numel(const std::vector<std::int64_t>& sizes) {
+  std::int64_t n = 1;
+  for (std::int64_t s : sizes) n *= s;
+  return n;
+}
+
+const ir::NamedArgument* first_input(const ir::Node& node, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names)
+    if (const ir::NamedArgument* input = find_input(node, name)) return input;
+  return nullptr;
+}
+
+// The views added for issue 12: narrow, swapaxes/swapdims, movedim/moveaxis, expand and its
+// kin, unfold. kUnsupported with an empty reason: not one of these.
+ViewWriteBack plan_more_views(const ir::Node& view, std::string_view op, const std::string& parent,
+                              const std::string& source, const ir::TensorMeta* parent_meta,
+                              const ir::TensorMeta* view_meta) {
+  std::vector<ir::NamedArgument> inputs;
+  if (op == "aten::narrow") {
+    std::int64_t dim = 0, start = 0, length = 0;
+    if (!int_input(view, "dim", dim) || !int_input(view, "start", start) || !int_input(view, "length", length))
+      return unsupported("its dim, start or length is not a static integer, so the slice_scatter bounds cannot be spelled");
+    inputs = {tensor_arg("self", parent), tensor_arg("src", source), int_arg("dim", dim), int_arg("start", start),
+              int_arg("end", start + length), int_arg("step", 1)};
+    return node_plan("slice_scatter", "", std::move(inputs));
+  }
+  if (op == "aten::swapaxes" || op == "aten::swapdims") {
+    const ir::NamedArgument* a = first_input(view, {"axis0", "dim0"});
+    const ir::NamedArgument* b = first_input(view, {"axis1", "dim1"});
+    if (a == nullptr || b == nullptr) return unsupported("its two dimensions are missing");
+    ir::NamedArgument dim0 = *a, dim1 = *b;
+    dim0.set_name("dim0");
+    dim1.set_name("dim1");
+    return node_plan("transpose", "int", {tensor_arg("self", source), dim0, dim1});
+  }
+  if (op == "aten::movedim" || op == "aten::moveaxis") {
+    const ir::NamedArgument* from = find_input(view, "source");
+    const ir::NamedArgument* to = find_input(view, "destination");
+    if (from == nullptr || to == nullptr) return unsupported("its source or destination is missing");
+    ir::NamedArgument new_from = *to, new_to = *from;  // the inverse moves them back
+    new_from.set_name("source");
+    new_to.set_name("destination");
+    return node_plan("movedim", from->arg().has_as_ints() ? "intlist" : "int",
+                     {tensor_arg("self", source), new_from, new_to});
+  }
+  if (op == "aten::expand" || op == "aten::expand_as" || op == "aten::broadcast_to") {
+    std::vector<std::int64_t> base, viewed;
+    if (!static_sizes(parent_meta, base) || !static_sizes(view_meta, viewed))
+      return unsupported("its sizes are symbolic, so pt2lint cannot tell whether it broadcasts");
+    if (numel(base) != numel(viewed))
+      return unsupported(
+          "it broadcasts a dimension to several elements that share one memory location; eager "
+          "PyTorch refuses to write such a tensor, and no inverse view exists");
+    return node_plan("view", "", {tensor_arg("self", source), ints_arg("size", base)});
+  }
+  if (op == "aten::unfold") {
+    std::int64_t dim = 0, size = 0, step = 0;
+    std::vector<std::int64_t> base;
+    if (!int_input(view, "dimension", dim) || !int_input(view, "size", size) || !int_input(view, "step", step) ||
+        !static_sizes(parent_meta, base) || base.empty())
+      return unsupported("its arguments or the sizes of its base are not static");
+    const auto rank = static_cast<std::int64_t>(base.size());
+    if (dim < 0) dim += rank;
+    if (dim < 0 || dim >= rank || size <= 0 || step != size)
+      return unsupported("its windows overlap or leave gaps (step != size): a write through them has no "
+                         "inverse view");
+    const std::int64_t windows = (base[static_cast<std::size_t>(dim)] - size) / step + 1;
+    const std::int64_t covered = windows * size;
+    std::vector<std::int64_t> folded = base;
+    folded[static_cast<std::size_t>(dim)] = covered;
+    ViewWriteBack plan;
+    plan.kind = ViewWriteBack::Kind::kNode;
+    // unfold puts the window last: move it back beside its dimension, then fold the two.
+    std::vector<std::int64_t> moved = base;
+    moved[static_cast<std::size_t>(dim)] = windows;
+    moved.insert(moved.begin() + dim + 1, size);
+    plan.nodes.push_back(planned("movedim", "int", {tensor_arg("self", source), int_arg("source", -1),
+                                                   int_arg("destination", dim + 1)}));
+    plan.nodes.back().sizes = moved;
+    plan.nodes.push_back(planned("view", "", {previous_arg("self"), ints_arg("size", folded)}));
+    if (covered != base[static_cast<std::size_t>(dim)]) plan.nodes.back().sizes = folded;
+    if (covered != base[static_cast<std::size_t>(dim)]) {
+      plan.nodes.push_back(planned("slice_scatter", "", {tensor_arg("self", parent), previous_arg("src"),
+                                                        int_arg("dim", dim), int_arg("start", 0),
+                                                        int_arg("end", covered), int_arg("step", 1)}));
+    }
+    return plan;
+  }
+  return {};
+}
+
 }  // namespace
 
 bool may_return_input(std::string_view op) {
@@ -85,7 +187,15 @@ bool may_return_input(std::string_view op) {
 
 ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_op,
                                    std::string_view overload, const std::string& parent,
-                                   const std::string& source, const ir::TensorMeta* parent_meta) {
+                                   const std::string& source, const ir::TensorMeta* parent_meta,
+                                   const ir::TensorMeta* view_meta) {
+  const auto schema = opschema::find_schema(view_op, overload);
+  if (!schema) return unsupported(fmt::format("{} has no schema in the operator table", view_op));
+  const ViewLoweringRule rule = view_lowering(*schema);
+  if (rule.kind == ViewLowering::kRefused) return unsupported(rule.reason);
+  if (ViewWriteBack more = plan_more_views(view, view_op, parent, source, parent_meta, view_meta);
+      more.kind != ViewWriteBack::Kind::kUnsupported || !more.reason.empty())
+    return more;
   std::vector<ir::NamedArgument> inputs;
   auto scatter = [&](std::string op, std::initializer_list<std::string_view> names) {
     inputs.push_back(tensor_arg("self", parent));
@@ -98,12 +208,13 @@ ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_o
 
   if (op == "aten::slice" && overload == "Tensor") return scatter("slice_scatter", {"dim", "start", "end", "step"});
   if (op == "aten::select" && overload == "int") return scatter("select_scatter", {"dim", "index"});
-  if (op == "aten::diagonal" && overload.empty()) return scatter("diagonal_scatter", {"offset", "dim1", "dim2"});
+  if ((op == "aten::diagonal" || op == "aten::linalg_diagonal") && overload.empty())
+    return scatter("diagonal_scatter", {"offset", "dim1", "dim2"});
   if (op == "aten::as_strided" && overload.empty())
     return scatter("as_strided_scatter", {"size", "stride", "storage_offset"});
 
   if (op == "aten::alias" || op == "aten::to" || op == "aten::contiguous" || op == "aten::type_as" ||
-      op == "aten::detach" || op == "aten::lift_fresh") {
+      op == "aten::detach" || op == "aten::lift_fresh" || op == "aten::positive") {
     ViewWriteBack plan;
     plan.kind = ViewWriteBack::Kind::kIdentity;
     return plan;
@@ -144,7 +255,7 @@ ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_o
   }
   if (op == "aten::view" || op == "aten::_unsafe_view" || op == "aten::reshape" ||
       op == "aten::reshape_as" || op == "aten::view_as" || op == "aten::squeeze" ||
-      op == "aten::flatten" || op == "aten::unflatten") {
+      op == "aten::flatten" || op == "aten::unflatten" || op == "aten::ravel") {
     std::vector<std::int64_t> sizes;
     if (!static_sizes(parent_meta, sizes))
       return unsupported("the shape it views has symbolic sizes, so its inverse view cannot be spelled");
@@ -153,6 +264,57 @@ ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_o
     return node_plan("view", "", std::move(inputs));
   }
   return unsupported("pt2lint knows no *_scatter op or inverse view for " + op);
+}
+
+}  // namespace pt2lint::lowering
+
+namespace pt2lint::lowering {
+
+std::optional<ir::Node> element_view(const ir::Node& node, std::string_view op, int element,
+                                     const std::vector<const ir::TensorMeta*>& elements,
+                                     const ir::TensorMeta* parent_meta, std::string& reason) {
+  const ir::NamedArgument* self = find_input(node, "self");
+  const std::int64_t rank = parent_meta != nullptr ? parent_meta->sizes_size() : -1;
+  std::int64_t dim = 0;
+  if (op == "aten::hsplit") dim = rank == 1 ? 0 : 1;
+  else if (op == "aten::dsplit") dim = 2;
+  else if (const ir::NamedArgument* d = find_input(node, "dim"); d != nullptr && !int_input(node, "dim", dim)) {
+    reason = "its dim is not a static integer";
+    return std::nullopt;
+  }
+  if (self == nullptr || rank < 0 || element < 0 || element >= static_cast<int>(elements.size())) {
+    reason = "its input or the shapes of its elements are unknown";
+    return std::nullopt;
+  }
+  if (dim < 0) dim += rank;
+  if (dim < 0 || dim >= rank) {
+    reason = "its dim is out of range";
+    return std::nullopt;
+  }
+  ir::Node view;
+  view.add_inputs()->CopyFrom(tensor_arg("self", std::string(single_tensor(self->arg()))));
+  view.add_inputs()->CopyFrom(int_arg("dim", dim));
+  if (op == "aten::unbind") {
+    view.set_target("torch.ops.aten.select.int");
+    view.add_inputs()->CopyFrom(int_arg("index", element));
+    return view;
+  }
+  // split, chunk, tensor_split, ...: consecutive ranges of `dim`, in element order.
+  std::int64_t start = 0, end = 0;
+  for (int k = 0; k <= element; ++k) {
+    const ir::TensorMeta* meta = elements[static_cast<std::size_t>(k)];
+    if (meta == nullptr || meta->sizes_size() != rank || !meta->sizes(static_cast<int>(dim)).has_as_int()) {
+      reason = "the sizes of its elements are not static";
+      return std::nullopt;
+    }
+    start = end;
+    end += meta->sizes(static_cast<int>(dim)).as_int();
+  }
+  view.set_target("torch.ops.aten.slice.Tensor");
+  view.add_inputs()->CopyFrom(int_arg("start", start));
+  view.add_inputs()->CopyFrom(int_arg("end", end));
+  view.add_inputs()->CopyFrom(int_arg("step", 1));
+  return view;
 }
 
 }  // namespace pt2lint::lowering

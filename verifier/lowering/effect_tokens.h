@@ -1,0 +1,20 @@
+// Ops with side effects (`aten._print`) are ordered by effect tokens in the ATEN dialect, as
+// PyTorch's functionalization does it: a token input spec first, each effectful call wrapped
+// as `with_effects(token, op, *args)` returning the next token, and the last token returned
+// by a token output spec first.
+#pragma once
+
+#include <string>
+
+#include "program.pb.h"
+
+namespace pt2lint::lowering {
+
+// Whether `target` ("torch.ops.aten._print.default") is an op PyTorch orders with tokens.
+bool is_effectful_op(std::string_view target);
+
+// Threads tokens through the top-level effectful calls of a lowered program; "" on success,
+// else why not (an effectful op inside a subgraph).
+std::string thread_effect_tokens(ir::ExportedProgram& program);
+
+}  // namespace pt2lint::lowering

@@ -1,0 +1,16 @@
+// `lower` checks its own output before writing it: the result must be a functional ATEN
+// program (no op anywhere, subgraphs included, that writes its arguments) that `check`
+// finds free of errors. A lowering that fails this is a pt2lint bug or a construct it does
+// not model, and it is refused rather than written.
+#pragma once
+
+#include <string>
+
+#include "program.pb.h"
+
+namespace pt2lint::lowering {
+
+// "" when `lowered` passes; else the first problem, naming the node or the finding.
+std::string self_check(const ir::Program& lowered);
+
+}  // namespace pt2lint::lowering
