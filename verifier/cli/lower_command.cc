@@ -73,7 +73,7 @@ int run_lower(const LowerOptions& options) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input, program.name(), why);
       return kExitFindings;
     }
-    const lowering::FunctionalizeResult result = lowering::functionalize(program, &schemas);
+    const lowering::FunctionalizeResult result = lowering::functionalize(program, /*whole_program=*/true, &schemas);
     if (!result.ok) {
       std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input,
                                program.name(), result.error);

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "verifier/lowering/argument_values.h"
-#include "verifier/lowering/effect_tokens.h"
 #include "verifier/lowering/auto_functionalize.h"
+#include "verifier/lowering/effect_tokens.h"
 #include "verifier/lowering/name_allocator.h"
 #include "verifier/lowering/provenance.h"
 #include "verifier/lowering/subgraph_body.h"
@@ -747,8 +747,7 @@ class Functionalizer {
 
 }  // namespace
 
-FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas,
-                                 bool whole_program) {
+FunctionalizeResult functionalize(ir::Program& program, bool whole_program, const opschema::SchemaCatalog* schemas) {
   FunctionalizeResult result;
   try {
     Functionalizer functionalizer(program.program(), schemas);

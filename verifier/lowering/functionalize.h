@@ -27,11 +27,11 @@ struct FunctionalizeResult {
 };
 
 // Rewrites `program` in place; on failure it is left unspecified and `error` says why.
-// A custom op that `schemas` (or the bundled files) says writes its arguments becomes an
-// auto_functionalized_v2 node (auto_functionalize.h). A whole program also gets effect tokens
-// for its effectful calls (effect_tokens.h); the body of a higher-order op (`whole_program`
-// false) does not.
-FunctionalizeResult functionalize(ir::Program& program, const opschema::SchemaCatalog* schemas = nullptr,
-                                  bool whole_program = true);
+// A whole program also gets effect tokens for its effectful calls (effect_tokens.h); the body
+// of a higher-order op (`whole_program` false) does not. A custom op that `schemas` (or the
+// bundled files) says writes its arguments becomes an auto_functionalized_v2 node
+// (auto_functionalize.h).
+FunctionalizeResult functionalize(ir::Program& program, bool whole_program = true,
+                                  const opschema::SchemaCatalog* schemas = nullptr);
 
 }  // namespace pt2lint::lowering

@@ -23,7 +23,7 @@ FunctionalBody functionalize_body(const ir::Graph& body) {
   for (const ir::Argument& output : body.outputs())
     *module.mutable_signature()->add_output_specs()->mutable_user_output()->mutable_arg() = output;
 
-  const FunctionalizeResult lowered = functionalize(scope, /*schemas=*/nullptr, /*whole_program=*/false);
+  const FunctionalizeResult lowered = functionalize(scope, /*whole_program=*/false);
   if (!lowered.ok) {
     result.error = lowered.error;
     return result;
