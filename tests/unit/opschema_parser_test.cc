@@ -107,6 +107,9 @@ TEST(SchemaParser, RejectsMalformedText) {
     EXPECT_FALSE(parse_schema(bad, &error)) << bad;
     EXPECT_FALSE(error.message.empty()) << bad;
   }
+  // Deep nesting is refused, not recursed into without end.
+  std::string deep = "ns::f(" + std::string(100000, '(') + "int x) -> ()";
+  EXPECT_FALSE(parse_schema(deep));
 }
 
 TEST(SchemaCatalog, ReadsLinesCommentsAndReportsBadLines) {
