@@ -17,6 +17,7 @@
 #include "verifier/baseline/baseline.h"
 #include "verifier/cli/rule_docs.h"
 #include "verifier/cli/subcommand.h"
+#include "verifier/cli/temp_file.h"
 #include "verifier/config/config_discovery.h"
 #include "verifier/config/config_filter.h"
 #include "verifier/config/config_parser.h"
@@ -43,6 +44,7 @@ struct CheckOptions {
   bool update_baseline = false;
   std::string shard;
   std::string source_root;
+  std::string stdin_filename;  // the name `-` (standard input) goes by in findings and config
 };
 
 // Above this many files a run on a terminal shows how far it has got.
@@ -133,6 +135,7 @@ class ProgressLine {
 // Checks every file; report order is the discovery order whatever the number of jobs.
 std::vector<FileResult> check_files(const RuleRegistry& registry,
                                     const std::vector<DiscoveredFile>& files,
+                                    const std::vector<DiscoveredFile>& named,
                                     const std::vector<const RuleFilter*>& filters,
                                     const CheckOptions& options) {
   std::vector<FileResult> results(files.size());
@@ -159,7 +162,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       const std::size_t i = order[n];
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
-      Engine engine(registry, filters[i]->for_file(files[i].path));
+      Engine engine(registry, filters[i]->for_file(named[i].path));
       results[i] = engine.check_file(files[i].path, load, disposal);
       progress.file_done();
     }
@@ -225,20 +228,44 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
     usage_error("--shard takes I/N with 1 <= I <= N, e.g. 2/4; got '" + options.shard + "'");
     return kExitUsage;
   }
+  // `-`: standard input, saved to a temporary file that the loaders read like any other.
+  std::vector<std::string> paths = options.paths;
+  std::optional<TempFile> stdin_copy;
+  const std::string stdin_name = options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename;
+  if (std::count(paths.begin(), paths.end(), "-") > 1) {
+    usage_error("'-' (standard input) can be given only once");
+    return kExitUsage;
+  }
+  if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
+    stdin_copy.emplace(std::filesystem::path(options.stdin_filename).extension().string());
+    std::string error = stdin_copy->error();
+    if (error.empty()) error = copy_stream_to_file(std::cin, stdin_copy->path());
+    if (!error.empty()) {
+      usage_error(error);
+      return kExitUsage;
+    }
+    *dash = stdin_copy->path().string();
+  }
   std::vector<std::string> missing;
-  std::vector<DiscoveredFile> files = discover_files(options.paths, missing);
+  std::vector<DiscoveredFile> files = discover_files(paths, missing);
   for (const std::string& path : missing)
     usage_error("cannot open '" + path + "': no such file or directory");
   if (shard->count > 1)
     std::erase_if(files, [&shard](const DiscoveredFile& f) { return !in_shard(f.path, *shard); });
 
+  // Config lookup and per-file ignores see standard input under its --stdin-filename.
+  std::vector<DiscoveredFile> named = files;
+  for (DiscoveredFile& file : named)
+    if (stdin_copy && file.path == stdin_copy->path()) file.path = stdin_name;
+
   std::vector<const RuleFilter*> filters;
   FilterResolver resolver(registry, options);
-  if (!resolver.resolve(files, filters)) return kExitUsage;
+  if (!resolver.resolve(named, filters)) return kExitUsage;
 
   RunReport report;
   bool unreadable = !missing.empty();
-  for (FileResult& file : check_files(registry, files, filters, options)) {
+  for (FileResult& file : check_files(registry, files, named, filters, options)) {
+    if (stdin_copy && file.path == stdin_copy->path().string()) file.path = stdin_name;
     if (file.outcome == LoadOutcome::kUnreadable) {
       usage_error("cannot open '" + file.path + "': " + file.error);
       unreadable = true;
@@ -281,7 +308,10 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<CheckOptions>();
   CheckOptions& check = *options;
   CLI::App* cmd = app.add_subcommand("check", "check .pt2, program .json and .textproto files");
-  cmd->add_option("paths", check.paths, "files or folders to check")->required();
+  cmd->add_option("paths", check.paths, "files or folders to check; - reads standard input")
+      ->required();
+  cmd->add_option("--stdin-filename", check.stdin_filename,
+                  "the name standard input (-) goes by in findings and config lookup");
   cmd->add_option("--format", check.format, "output format")
       ->check(CLI::IsMember(renderer_names()));
   cmd->add_option("--select", check.select, "only these rules (ID, ID prefix or name)")
