@@ -4,7 +4,6 @@ JSON contract, CheckError, and the exceptions for bad input."""
 import dataclasses
 import io
 import json
-import os
 import subprocess
 
 import pytest
@@ -189,3 +188,31 @@ def test_cli_check_stdin_and_lower_to_stdout(binary, broken_pt2, clean_pt2, tmp_
     assert to_stdout.returncode == 0
     assert to_stdout.stdout == to_file.read_bytes()
     assert not list(tmp_path.glob("pt2lint-*")), "temporary files are removed"
+
+
+def test_archive_without_records_is_checked_with_a_note(pkg, clean_pt2):
+    """What check(ep) sends for a live program (built here from a saved one, without torch):
+    the program and its configs, no records; PT206 checks the entries and says what it skipped."""
+    import zipfile
+
+    from pt2lint._torch_bridge import records_free_archive
+
+    with zipfile.ZipFile(clean_pt2) as saved:
+        member = {name.split("/", 1)[1]: name for name in saved.namelist()}
+        read = lambda path: saved.read(member[path])  # noqa: E731
+        archive = records_free_archive(read("models/model.json"), read("data/weights/model_weights_config.json").decode(),
+                                       read("data/constants/model_constants_config.json").decode())
+    assert len(archive) < clean_pt2.stat().st_size
+    report = pkg.check(archive)
+    assert report.ok, str(report)
+    notes = [f for f in report.notes if f.rule == "PT206"]
+    assert len(notes) == 1 and "without the weights' bytes" in notes[0].message
+    # Without the marker the same archive is broken: every record is missing.
+    with zipfile.ZipFile(io.BytesIO(archive)) as marked:
+        unmarked = io.BytesIO()
+        with zipfile.ZipFile(unmarked, "w") as out:
+            for name in marked.namelist():
+                if not name.endswith("pt2lint_records_omitted"):
+                    out.writestr(name, marked.read(name))
+    errors = pkg.check(unmarked.getvalue()).errors
+    assert errors and {f.rule for f in errors} == {"PT206"}

@@ -9,6 +9,7 @@ installed wheel: see docs/python.md for the command."""
 import copy
 import io
 import os
+import re
 
 import pytest
 
@@ -168,7 +169,7 @@ def test_contract_broken_by_a_pass_that_drops_a_write_back(ep, aten):
         testing.assert_contract_kept(ep, dropped)
     message = str(broken.value)
     print(message)
-    assert "breaks 1 promise(s)" in message
+    assert re.search(r"breaks \d+ promise\(s\)", message)
     assert "PT401 write-back-lost" in message and f"`{dropped_target}`" in message
 
 

@@ -3,7 +3,6 @@
 
 import re
 import subprocess
-import sys
 import zipfile
 
 from conftest import DEMO, needs_tool
