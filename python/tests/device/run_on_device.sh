@@ -28,7 +28,7 @@ venv=/tmp/pt2lint-device-venv
   ldd "$venv"/lib/python3*/site-packages/pt2lint/_bin/pt2lint
   set +x
   cd "$repo/python/tests" &&
-    PT2LINT_INSTALLED_VENV=$venv PT2LINT_WHEEL=$wheel "$venv/bin/python" -m pytest -v -rs -p no:cacheprovider \
+    PT2LINT_INSTALLED_VENV=$venv PT2LINT_WHEEL=$wheel "$venv/bin/python" -m pytest -v -rs -p no:cacheprovider -W ignore::DeprecationWarning \
       --junitxml="$out/junit.xml" -s .
   status=$?
   echo "pytest exit code $status"
