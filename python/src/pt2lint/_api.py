@@ -77,7 +77,11 @@ def _report(json_run, text_run, renames=()) -> Report:
     for temp, shown in renames:
         text = text.replace(temp, shown)
         raw = raw.replace(json.dumps(temp)[1:-1], json.dumps(shown)[1:-1])
-    return Report(json.loads(raw), text)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise Pt2lintError(f"pt2lint gave no JSON report: {json_run.stderr.strip() or raw[:400]!r}") from None
+    return Report(data, text)
 
 
 def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op_schemas=None) -> Report:
@@ -153,7 +157,10 @@ def contract(target) -> dict:
         run = run_binary(["contract", path, "--format", "json"], allowed=(0, 1))
         if run.returncode != 0:
             raise _unreadable(run.stderr, shown, path)
-        return json.loads(run.stdout)
+        try:
+            return json.loads(run.stdout)
+        except ValueError:
+            raise Pt2lintError(f"pt2lint contract gave no JSON: {run.stderr.strip()!r}") from None
 
 
 def lower(target, *, rename_nested: bool = False, op_schemas=None) -> bytes:
