@@ -94,9 +94,18 @@ def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op
     for custom ops (those of a live ExportedProgram are read from the process)."""
     prepared = prepare(target)
     with contextlib.ExitStack() as stack:
-        args = ["check", *prepared.check_args(), *_filter_args(select, ignore, config)]
-        args += _schema_args("check", prepared, op_schemas, stack)
-        json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
+        base = ["check", *prepared.check_args(), *_filter_args(select, ignore, config)]
+        args = base + _schema_args("check", prepared, op_schemas, stack)
+        try:
+            json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
+        except UsageError:
+            if not prepared.op_schemas:
+                raise
+            # A schema read from the process that the binary's parser refuses: check without
+            # them (those ops stay unknown and are treated conservatively) rather than fail.
+            prepared.op_schemas = []
+            args = base + _schema_args("check", prepared, op_schemas, stack)
+            json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
         text_run = run_binary(args + ["--format", "text"], stdin=prepared.data)
     report = _report(json_run, text_run)
     single = prepared.data is not None or (len(prepared.paths) == 1 and os.path.isfile(prepared.paths[0]))
