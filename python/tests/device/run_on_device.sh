@@ -19,6 +19,14 @@ venv=/tmp/pt2lint-device-venv
   python3 -m venv --system-site-packages "$venv" || python3 -m venv --without-pip --system-site-packages "$venv" ||
     { echo "FAIL: cannot create a venv"; exit 1; }
   "$venv/bin/python" -m pip install --no-index --no-deps "$wheel" || { echo "FAIL: pip install"; exit 1; }
+  # When python3 is itself a venv (or conda), --system-site-packages shows the base
+  # interpreter's site, not the one torch is in: point the new venv at torch's site too.
+  if ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+    torch_site=$(python3 -c "import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))")
+    site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    echo "$torch_site" > "$site/zz_device_torch_site.pth"
+  fi
+  "$venv/bin/python" -c "import torch; print('torch in the venv:', torch.__version__)"
   if ! "$venv/bin/python" -c "import pytest" 2>/dev/null; then
     echo "no pytest here: using Debian's, carried in dist/vendor"
     export PYTHONPATH=$repo/dist/vendor
