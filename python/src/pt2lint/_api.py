@@ -72,16 +72,15 @@ def _schema_args(subcommand: str, prepared: Input, op_schemas, stack: contextlib
 
 
 def _report(json_run, text_run, renames=()) -> Report:
-    text = text_run.stdout.decode("utf-8", "replace")
     raw = json_run.stdout.decode("utf-8", "replace")
-    for temp, shown in renames:
-        text = text.replace(temp, shown)
-        raw = raw.replace(json.dumps(temp)[1:-1], json.dumps(shown)[1:-1])
     try:
         data = json.loads(raw)
     except ValueError:
         raise Pt2lintError(f"pt2lint gave no JSON report: {json_run.stderr.strip() or raw[:400]!r}") from None
-    return Report(data, text)
+    report = Report(data, text_run.stdout.decode("utf-8", "replace"))
+    for temp, shown in renames:
+        report = report.renamed(temp, shown)
+    return report
 
 
 def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op_schemas=None) -> Report:
@@ -117,8 +116,6 @@ def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op
 
 def _one_path(target, stack, with_weights: bool = False) -> tuple:
     prepared = prepare(target, with_weights=with_weights)
-    if prepared.data is None and len(prepared.paths) != 1:
-        raise TargetTypeError("this takes one program, not a list")
     path = prepared.single_path(stack)
     return prepared, path, (prepared.name or path)
 

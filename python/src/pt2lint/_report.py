@@ -140,6 +140,14 @@ class Report:
             raise CheckError(self)
         return self
 
+    def renamed(self, old: str, new: str) -> "Report":
+        """The same report with the path OLD shown as NEW (a temporary file the caller never
+        saw, shown under the name the caller knows)."""
+        import json
+
+        raw = json.dumps(self.json).replace(json.dumps(old)[1:-1], json.dumps(new)[1:-1])
+        return Report(json.loads(raw), self.text.replace(old, new))
+
     def __str__(self) -> str:
         return self.text
 

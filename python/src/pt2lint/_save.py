@@ -1,7 +1,6 @@
 """pt2lint.save: torch.export.save that refuses to write a broken program."""
 
 import io
-import json
 import os
 import tempfile
 
@@ -9,11 +8,6 @@ from ._api import check
 from ._errors import CheckError, TargetNotFoundError, TargetTypeError
 from ._report import Report
 from ._targets import is_exported_program
-
-
-def _renamed(report: Report, temp: str, shown: str) -> Report:
-    raw = json.dumps(report.json).replace(json.dumps(temp)[1:-1], json.dumps(shown)[1:-1])
-    return Report(json.loads(raw), report.text.replace(temp, shown))
 
 
 def save(ep, f, *, select=None, ignore=None, config=None, op_schemas=None, **kwargs) -> Report:
@@ -58,9 +52,8 @@ def save(ep, f, *, select=None, ignore=None, config=None, op_schemas=None, **kwa
         # with a terser message), then torch's validate() as a second opinion.
         with validation_skipped(ep):
             torch.export.save(ep, temp, **kwargs)
-        report = _renamed(
-            check(temp, select=select, ignore=ignore, config=config, op_schemas=schemas or None), temp, target
-        )
+        report = check(temp, select=select, ignore=ignore, config=config, op_schemas=schemas or None)
+        report = report.renamed(temp, target)
         if not report.ok:
             raise CheckError(report)
         ep.validate()
