@@ -29,6 +29,7 @@ namespace {
 
 struct CheckOptions {
   std::vector<std::string> paths;
+  std::string stdin_filename;  // the name `-` (standard input) goes by in findings and config
   std::string format = "text";
   std::vector<std::string> select;
   std::vector<std::string> ignore;
@@ -44,7 +45,6 @@ struct CheckOptions {
   bool update_baseline = false;
   std::string shard;
   std::string source_root;
-  std::string stdin_filename;  // the name `-` (standard input) goes by in findings and config
 };
 
 // Above this many files a run on a terminal shows how far it has got.
