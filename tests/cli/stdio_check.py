@@ -44,6 +44,15 @@ def main(binary, root):
         for junk in (b"", b"PK\x03\x04garbage", b"{\"not\": \"a program\"}", os.urandom(4096)):
             p = run(binary, "check", "-", stdin=junk, env=env)
             expect(f"junk on stdin ({junk[:12]!r}) is a finding, not a crash", p.returncode == 1 and b"PT101" in p.stdout, p)
+        project = os.path.join(tmp, "project")
+        os.mkdir(project)
+        with open(os.path.join(project, "pyproject.toml"), "w") as config:
+            config.write('[tool.pt2lint]\n[tool.pt2lint.per-file-ignores]\n"legacy/*.pt2" = ["PT204", "PT303"]\n')
+        for name, status in (("legacy/model.pt2", 0), ("model.pt2", 1)):
+            p = run(binary, "check", "-", "--stdin-filename", os.path.join(project, name), stdin=data(broken), env=env)
+            expect(f"config and per-file ignores apply to stdin named {name}", p.returncode == status, p)
+        os.remove(os.path.join(project, "pyproject.toml"))
+        os.rmdir(project)
         p = run(binary, "check", "-", "-", env=env)
         expect("'-' twice is a usage error", p.returncode == 2 and b"only once" in p.stderr, p)
 

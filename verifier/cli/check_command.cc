@@ -135,7 +135,6 @@ class ProgressLine {
 // Checks every file; report order is the discovery order whatever the number of jobs.
 std::vector<FileResult> check_files(const RuleRegistry& registry,
                                     const std::vector<DiscoveredFile>& files,
-                                    const std::vector<DiscoveredFile>& named,
                                     const std::vector<const RuleFilter*>& filters,
                                     const CheckOptions& options) {
   std::vector<FileResult> results(files.size());
@@ -162,7 +161,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       const std::size_t i = order[n];
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
-      Engine engine(registry, filters[i]->for_file(named[i].path));
+      Engine engine(registry, filters[i]->for_file(files[i].path));
       results[i] = engine.check_file(files[i].path, load, disposal);
       progress.file_done();
     }
@@ -261,11 +260,15 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
   std::vector<const RuleFilter*> filters;
   FilterResolver resolver(registry, options);
   if (!resolver.resolve(named, filters)) return kExitUsage;
+  std::optional<RuleFilter> stdin_filter;  // its per-file ignores, resolved for the name
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (stdin_copy && files[i].path == stdin_copy->path())
+      filters[i] = &stdin_filter.emplace(filters[i]->for_file(stdin_name));
+  }
 
   RunReport report;
   bool unreadable = !missing.empty();
-  for (FileResult& file : check_files(registry, files, named, filters, options)) {
-    if (stdin_copy && file.path == stdin_copy->path().string()) file.path = stdin_name;
+  for (FileResult& file : check_files(registry, files, filters, options)) {
     if (file.outcome == LoadOutcome::kUnreadable) {
       usage_error("cannot open '" + file.path + "': " + file.error);
       unreadable = true;
@@ -273,6 +276,8 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
       report.files.push_back(std::move(file));
     }
   }
+  for (FileResult& file : report.files)
+    if (stdin_copy && file.path == stdin_copy->path().string()) file.path = stdin_name;
   if (!apply_baseline_options(options, report.files)) return kExitUsage;
 
   RenderOptions render;
