@@ -8,14 +8,19 @@ CORPUS     ?= $(abspath ../shared/corpus)
 
 DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   protobuf-compiler libprotobuf-dev libminizip-dev zlib1g-dev libzip-dev libsimdjson-dev libfmt-dev libcli11-dev \
-  libgtest-dev libtorch-dev libtomlplusplus-dev python3 python3-jsonschema zip
+  libgtest-dev libtorch-dev libtomlplusplus-dev python3 python3-jsonschema zip \
+  python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
 # ccache, when installed, speeds up rebuilds; the build never needs it.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build build-asan demo test test-fast fuzz bench clean
+# The Python package (python/): Debian's interpreter, whose site has python3-build and pytest.
+PYTHON ?= /usr/bin/python3
+PYTHON_TESTS = PT2LINT_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest python/tests -q -p no:cacheprovider
+
+.PHONY: all deps build build-asan demo test test-fast fuzz bench clean wheel python-test device-bundle
 
 all: build
 
@@ -56,6 +61,20 @@ test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
+	$(PYTHON_TESTS)
+
+# dist/pt2lint-0.1.0-py3-none-manylinux_<glibc floor>_x86_64.whl, built offline.
+wheel: build
+	python/tools/build_wheel.sh $(BUILD) dist
+
+# The Python suite alone: it builds the wheel and installs it into a fresh venv itself.
+python-test: build
+	$(PYTHON_TESTS)
+
+# What the device run carries (docs/python.md): the wheel, and Debian's pure-Python pytest
+# for a machine that has none.
+device-bundle: wheel
+	python/tools/vendor_pytest.sh dist/vendor
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on the bundled seeds.
 FUZZ_BUILD   ?= build-fuzz
@@ -76,6 +95,7 @@ bench: build
 
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(PYTHON_TESTS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) dist

@@ -16,6 +16,8 @@ constexpr std::string_view kWeightsDir = "data/weights/";
 constexpr std::string_view kConstantsDir = "data/constants/";
 constexpr std::string_view kJsonSuffix = ".json";
 constexpr std::string_view kConfigSuffix = "_config.json";
+// Written by pt2lint's Python package when it serializes a live program without its weights.
+constexpr std::string_view kRecordsOmittedMarker = "extra/pt2lint_records_omitted";
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -54,6 +56,7 @@ class StateLoad {
     const std::string config_path = folder_path_ + config_name;
     config_ = zip.find(config_path);
     state.set_present(config_ != nullptr);
+    state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
     if (config_ == nullptr) return;
     state.set_config_path(config_path);
     if (!read_json_member(zip, *config_, options.max_config_json_bytes, program_, context_,

@@ -36,6 +36,7 @@ class Payload {
   }
 
   bool present() const { return source_.present(); }
+  bool records_omitted() const { return source_.records_omitted(); }
   std::string_view label() const { return label_; }  // "weights" or "constants"
   std::string where() const {
     return source_.config_path().empty() ? fmt::format("the {} config", label_)
@@ -133,6 +134,13 @@ class StateChecker {
     }
     report_unclaimed(weights_, claimed_weights);
     report_unclaimed(constants_, claimed_constants);
+    if (records_omitted() && !states.empty()) {
+      emit(sink_, info_, index_.name(),
+           "state-dict record checks skipped: this archive was written from a live "
+           "ExportedProgram without the weights' bytes; the configs' entries were checked, "
+           "whether each record exists and fits its tensor was not")
+          .severity(Severity::kNote);
+    }
   }
 
  private:
@@ -201,6 +209,10 @@ class StateChecker {
   void check_record(const DeclaredState& state, const Payload& payload,
                     const ir::PayloadMeta& entry) {
     const std::uint64_t* size = payload.record_size(entry.path_name());
+    if (size == nullptr && payload.records_omitted()) {
+      check_is_param(state, entry);
+      return;
+    }
     if (size == nullptr) {
       emit(sink_, info_, index_.name(),
            fmt::format("{} (input_specs[{}]) points at {} record `{}`, which is not in the "
@@ -215,18 +227,7 @@ class StateChecker {
                            payload.label(), entry.path_name(), state.fqn));
       return;
     }
-    if (state.kind == "parameter" && !entry.is_param()) {
-      emit(sink_, info_, index_.name(),
-           fmt::format("parameter `{}` (input_specs[{}]) is saved with is_param false", state.fqn,
-                       state.spec_index))
-          .at_input_spec(state.spec_index)
-          .state(std::string(state.fqn))
-          .note(fmt::format("torch.export.load loads it as a plain tensor and rejects the file "
-                            "(\"State dict entry for parameter {} is not an instance of "
-                            "torch.nn.Parameter.\")",
-                            state.fqn))
-          .fix(fmt::format("set is_param to true in the entry for `{}`", state.fqn));
-    }
+    check_is_param(state, entry);
     if (entry.use_pickle() || state.kind == "custom_obj") return;  // a pickle, not raw bytes
     const ir::TensorMeta* meta =
         entry.has_tensor_meta() ? &entry.tensor_meta() : index_.tensor_meta(state.placeholder);
@@ -241,6 +242,22 @@ class StateChecker {
         .note("torch.export.load reads the record as a 1-D array of the dtype and applies "
               "as_strided(sizes, strides, storage_offset); a short or ragged record makes it fail")
         .fix(fmt::format("re-save `{}`, or fix the tensor_meta of its entry", state.fqn));
+  }
+
+  bool records_omitted() const { return weights_.records_omitted() || constants_.records_omitted(); }
+
+  void check_is_param(const DeclaredState& state, const ir::PayloadMeta& entry) {
+    if (state.kind != "parameter" || entry.is_param()) return;
+    emit(sink_, info_, index_.name(),
+         fmt::format("parameter `{}` (input_specs[{}]) is saved with is_param false", state.fqn,
+                     state.spec_index))
+        .at_input_spec(state.spec_index)
+        .state(std::string(state.fqn))
+        .note(fmt::format("torch.export.load loads it as a plain tensor and rejects the file "
+                          "(\"State dict entry for parameter {} is not an instance of "
+                          "torch.nn.Parameter.\")",
+                          state.fqn))
+        .fix(fmt::format("set is_param to true in the entry for `{}`", state.fqn));
   }
 
   void report_misplaced(const DeclaredState& state) {

@@ -18,6 +18,7 @@
 #include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/rule_docs.h"
 #include "verifier/cli/subcommand.h"
+#include "verifier/cli/temp_file.h"
 #include "verifier/config/config_discovery.h"
 #include "verifier/config/config_filter.h"
 #include "verifier/config/config_parser.h"
@@ -30,6 +31,7 @@ namespace {
 
 struct CheckOptions {
   std::vector<std::string> paths;
+  std::string stdin_filename;  // the name `-` (standard input) goes by in findings and config
   std::string format = "text";
   std::vector<std::string> select;
   std::vector<std::string> ignore;
@@ -249,16 +251,44 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
     usage_error("--shard takes I/N with 1 <= I <= N, e.g. 2/4; got '" + options.shard + "'");
     return kExitUsage;
   }
+  // `-`: standard input, saved to a temporary file that the loaders read like any other.
+  std::vector<std::string> paths = options.paths;
+  std::optional<TempFile> stdin_copy;
+  const std::string stdin_name = options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename;
+  if (std::count(paths.begin(), paths.end(), "-") > 1) {
+    usage_error("'-' (standard input) can be given only once");
+    return kExitUsage;
+  }
+  if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
+    stdin_copy.emplace(std::filesystem::path(options.stdin_filename).extension().string());
+    std::string error = stdin_copy->error();
+    if (error.empty()) error = copy_stream_to_file(std::cin, stdin_copy->path());
+    if (!error.empty()) {
+      usage_error(error);
+      return kExitUsage;
+    }
+    *dash = stdin_copy->path().string();
+  }
   std::vector<std::string> missing;
-  std::vector<DiscoveredFile> files = discover_files(options.paths, missing);
+  std::vector<DiscoveredFile> files = discover_files(paths, missing);
   for (const std::string& path : missing)
     usage_error("cannot open '" + path + "': no such file or directory");
   if (shard->count > 1)
     std::erase_if(files, [&shard](const DiscoveredFile& f) { return !in_shard(f.path, *shard); });
 
+  // Config lookup and per-file ignores see standard input under its --stdin-filename.
+  std::vector<DiscoveredFile> named = files;
+  for (DiscoveredFile& file : named)
+    if (stdin_copy && file.path == stdin_copy->path()) file.path = stdin_name;
+
   std::vector<const RuleFilter*> filters;
   FilterResolver resolver(registry, options);
-  if (!resolver.resolve(files, filters)) return kExitUsage;
+  if (!resolver.resolve(named, filters)) return kExitUsage;
+  std::optional<RuleFilter> stdin_filter;  // its per-file ignores, resolved for the name
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (stdin_copy && files[i].path == stdin_copy->path())
+      filters[i] = &stdin_filter.emplace(filters[i]->for_file(stdin_name));
+  }
 
   RunReport report;
   bool unreadable = !missing.empty();
@@ -270,6 +300,8 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
       report.files.push_back(std::move(file));
     }
   }
+  for (FileResult& file : report.files)
+    if (stdin_copy && file.path == stdin_copy->path().string()) file.path = stdin_name;
   if (!apply_baseline_options(options, report.files)) return kExitUsage;
 
   RenderOptions render;
@@ -305,7 +337,10 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<CheckOptions>();
   CheckOptions& check = *options;
   CLI::App* cmd = app.add_subcommand("check", "check .pt2, program .json and .textproto files");
-  cmd->add_option("paths", check.paths, "files or folders to check")->required();
+  cmd->add_option("paths", check.paths, "files or folders to check; - reads standard input")
+      ->required();
+  cmd->add_option("--stdin-filename", check.stdin_filename,
+                  "the name standard input (-) goes by in findings and config lookup");
   cmd->add_option("--format", check.format, "output format")
       ->check(CLI::IsMember(renderer_names()));
   cmd->add_option("--select", check.select, "only these rules (ID, ID prefix or name)")

@@ -1,11 +1,13 @@
 // `pt2lint lower IN -o OUT`: the reference lowering (verifier/lowering), as a command.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
+#include "verifier/cli/temp_file.h"
 #include "verifier/contract/loaded_programs.h"
 #include "verifier/lowering/functionalize.h"
 #include "verifier/lowering/lowered_output.h"
@@ -92,8 +94,16 @@ int run_lower(const LowerOptions& options) {
   }
   const auto format = options.format == "textproto" ? lowering::OutputFormat::kTextproto
                                                     : lowering::OutputFormat::kSameAsInput;
-  const std::string error =
-      lowering::write_lowered(options.input, loaded.programs, options.output, format, renamed);
+  // `-o -`: the writers seek, so the program goes to a temporary file first, then to stdout.
+  const bool to_stdout = options.output == "-";
+  std::optional<TempFile> staged;
+  if (to_stdout) staged.emplace(std::filesystem::path(options.input).extension().string());
+  std::string error = staged ? staged->error() : "";
+  if (error.empty())
+    error = lowering::write_lowered(options.input, loaded.programs,
+                                    staged ? staged->path() : std::filesystem::path(options.output),
+                                    format, renamed);
+  if (error.empty() && staged) error = copy_file_to_stream(staged->path(), std::cout);
   if (!error.empty()) {
     std::cerr << "pt2lint: error: " << error << '\n';
     return kExitUsage;
@@ -108,7 +118,7 @@ Subcommand add_lower_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "lower", "reference lowering: functionalize the state writes of a TRAINING program");
   cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
-  cmd->add_option("-o,--output", options->output, "where to write the lowered program")->required();
+  cmd->add_option("-o,--output", options->output, "where to write the lowered program; - writes it to standard output")->required();
   cmd->add_option("--format", options->format,
                   "pt2: the input's own layout (archive, legacy zip or JSON); textproto: the IR")
       ->check(CLI::IsMember({"pt2", "textproto"}));

@@ -1,0 +1,219 @@
+"""Everything that touches torch. Imported only when a caller passes an ExportedProgram or
+calls save() / testing.assert_same_state(), never by ``import pt2lint``.
+
+Checking a live program serializes its graph and its weights and constants *configs*, never
+the weights' bytes, through PyTorch's private serializer
+``torch._export.serde.serialize.serialize(ep, ..., serialize_state_dict=False,
+serialize_constants=False)`` (the call ``torch.export.save`` itself makes since PyTorch 2.8).
+The result is a PT2 archive without records, marked ``extra/pt2lint_records_omitted`` so
+that the checker says it skipped the record checks. Where that serializer is missing or has
+another signature, the program is written with ``torch.export.save`` to a temporary file
+instead (weights included)."""
+
+import contextlib
+import dataclasses
+import io
+import json
+import os
+import tempfile
+import zipfile
+from typing import List, Tuple
+
+from ._errors import TorchVersionError
+
+# The oldest PyTorch whose torch.export.save output pt2lint reads (the legacy zip layout).
+MIN_TORCH = (2, 1)
+# The serializer call above is used from this release on (PT2 archive layout).
+FAST_PATH_TORCH = (2, 8)
+RECORDS_OMITTED_MARKER = "extra/pt2lint_records_omitted"
+
+
+def torch_version(torch) -> Tuple[int, int]:
+    parts = torch.__version__.split("+")[0].split(".")
+    try:
+        return int(parts[0]), int(parts[1])
+    except (ValueError, IndexError):
+        return (0, 0)
+
+
+def require_torch():
+    """Imports torch, or raises TorchVersionError saying what is missing."""
+    try:
+        import torch
+    except ImportError as error:
+        raise TorchVersionError(f"this needs PyTorch >= {MIN_TORCH[0]}.{MIN_TORCH[1]}, which is not installed ({error})") from None
+    if torch_version(torch) < MIN_TORCH:
+        raise TorchVersionError(
+            f"PyTorch {torch.__version__} is too old: pt2lint supports {MIN_TORCH[0]}.{MIN_TORCH[1]} and later"
+        )
+    return torch
+
+
+# ---- custom op schemas from the live process
+
+
+def _op_overloads(value, torch):
+    """OpOverloads in a node argument (auto_functionalized_v2 and with_effects pass the op as
+    an argument), looking into lists, tuples and dicts."""
+    if isinstance(value, torch._ops.OpOverload):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _op_overloads(item, torch)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _op_overloads(item, torch)
+
+
+def custom_op_schemas(ep) -> List[str]:
+    """The schema of every non-ATen OpOverload in the program's graph and its subgraphs, in
+    the text form ``torch.ops.ns.op.default._schema`` prints, e.g.
+    ``mylib::update_cache(Tensor(a!) cache, Tensor x, int pos) -> ()``."""
+    torch = require_torch()
+    schemas = {}
+    for module in ep.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        if not isinstance(graph, torch.fx.Graph):
+            continue
+        for node in graph.nodes:
+            if node.op != "call_function":
+                continue
+            for op in _op_overloads([node.target, node.args, node.kwargs], torch):
+                schema = str(op._schema)
+                if not schema.startswith("aten::"):
+                    schemas[schema] = None
+    return list(schemas)
+
+
+# ---- serializing a live program
+
+
+@contextlib.contextmanager
+def validation_skipped(ep):
+    """PyTorch's serializer first runs ``ep.validate()``, which raises on the very defects
+    pt2lint exists to explain (a mutation target that names no buffer, ...). While this is
+    active, ``validate`` and ``_validate`` of this one object are no-ops, so a broken program
+    can be serialized and checked; save() runs the real validate() before it writes."""
+    patched = [name for name in ("validate", "_validate") if hasattr(ep, name) and name not in vars(ep)]
+    for name in patched:
+        setattr(ep, name, lambda *args, **kwargs: None)
+    try:
+        yield ep
+    finally:
+        for name in patched:
+            vars(ep).pop(name, None)
+
+
+def _fast_serializer(torch):
+    """PyTorch's serialize(), when it can leave the state out; None otherwise."""
+    if torch_version(torch) < FAST_PATH_TORCH:
+        return None
+    try:
+        import inspect
+
+        from torch._export.serde import schema
+        from torch._export.serde.serialize import _dataclass_to_dict, serialize, serialize_tensor_meta
+    except ImportError:
+        return None
+    params = inspect.signature(serialize).parameters
+    if "serialize_state_dict" not in params or "serialize_constants" not in params:
+        return None
+    return serialize, schema, _dataclass_to_dict, serialize_tensor_meta, params
+
+
+def _payload_meta(schema, **values):
+    known = {f.name for f in dataclasses.fields(schema.PayloadMeta)}
+    return schema.PayloadMeta(**{k: v for k, v in values.items() if k in known})
+
+
+def _configs(ep, torch, schema, to_dict, tensor_meta):
+    """The weights and constants configs torch.export.save would write, with a path_name per
+    entry and no record behind it. Only metadata is read: no tensor is copied."""
+    weights = {}
+    for index, (fqn, tensor) in enumerate(ep.state_dict.items()):
+        weights[fqn] = _payload_meta(
+            schema,
+            path_name=f"weight_{index}",
+            is_param=isinstance(tensor, torch.nn.Parameter),
+            use_pickle=False,
+            tensor_meta=tensor_meta(tensor),
+        )
+    constants = {}
+    for index, (fqn, value) in enumerate(ep.constants.items()):
+        if isinstance(value, torch.Tensor):
+            constants[fqn] = _payload_meta(
+                schema, path_name=f"tensor_{index}", is_param=False, use_pickle=False, tensor_meta=tensor_meta(value)
+            )
+        else:  # a script object or opaque value: pickled, without tensor metadata
+            constants[fqn] = _payload_meta(
+                schema, path_name=f"custom_obj_{index}", is_param=False, use_pickle=True, tensor_meta=None
+            )
+    return (
+        json.dumps(to_dict(schema.PayloadConfig(config=weights))),
+        json.dumps(to_dict(schema.PayloadConfig(config=constants))),
+    )
+
+
+def _archive_version(torch) -> str:
+    try:
+        from torch.export.pt2_archive.constants import ARCHIVE_VERSION_VALUE
+
+        return str(ARCHIVE_VERSION_VALUE)
+    except ImportError:
+        return "0"
+
+
+def serialize_without_weights(ep) -> bytes:
+    """A PT2 archive of ``ep`` without weight or constant records, or None where PyTorch's
+    serializer cannot leave them out."""
+    torch = require_torch()
+    fast = _fast_serializer(torch)
+    if fast is None:
+        return None
+    serialize, schema, to_dict, tensor_meta, params = fast
+    kwargs = {"serialize_state_dict": False, "serialize_constants": False}
+    if "serialize_example_inputs" in params:
+        kwargs["serialize_example_inputs"] = False
+    with validation_skipped(ep):
+        artifact = serialize(ep, **kwargs)
+    weights_config, constants_config = _configs(ep, torch, schema, to_dict, tensor_meta)
+    return records_free_archive(artifact.exported_program, weights_config, constants_config, _archive_version(torch))
+
+
+def records_free_archive(program_json: bytes, weights_config: str, constants_config: str,
+                         archive_version: str = "0") -> bytes:
+    """A PT2 archive with one program, "model", its two configs and no records, marked so
+    that the checker knows the records were left out on purpose. Needs no torch."""
+    root = "ExportedProgram/"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr(root + "archive_format", "pt2")
+        archive.writestr(root + "archive_version", archive_version)
+        archive.writestr(root + "models/model.json", program_json)
+        archive.writestr(root + "data/weights/model_weights_config.json", weights_config)
+        archive.writestr(root + "data/constants/model_constants_config.json", constants_config)
+        archive.writestr(
+            root + RECORDS_OMITTED_MARKER,
+            "written by pt2lint's Python package from a live ExportedProgram, without the weights' bytes\n",
+        )
+    return buffer.getvalue()
+
+
+def save_to_bytes(ep, **kwargs) -> bytes:
+    """torch.export.save into a temporary file (weights included), read back."""
+    torch = require_torch()
+    with tempfile.TemporaryDirectory(prefix="pt2lint-") as folder:
+        path = os.path.join(folder, "program.pt2")
+        with validation_skipped(ep):
+            torch.export.save(ep, path, **kwargs)
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def serialize_for_check(ep) -> Tuple[bytes, List[str]]:
+    """What check() sends the binary for a live program: the archive and the custom op
+    schemas read from the process."""
+    data = serialize_without_weights(ep)
+    if data is None:
+        data = save_to_bytes(ep)
+    return data, custom_op_schemas(ep)
