@@ -73,6 +73,9 @@ def test_report_mirrors_the_json_contract(pkg, binary, broken_pt2):
     for expected, program in zip(programs, report.programs):
         mirrored = dataclasses.asdict(program)
         mirrored.pop("path")
+        for mutation in mirrored["mutations"] + mirrored["possible_mutations"]:
+            if not mutation["ops"]:  # only possible_mutations carry ops
+                mutation.pop("ops")
         assert mirrored == expected
     assert report.summary == raw["summary"]
     assert report.json == raw

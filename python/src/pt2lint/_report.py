@@ -71,11 +71,14 @@ class Mutation:
     target: str
     kind: str  # "buffer", "parameter", "user_input", "tensor_constant"
     nodes: List[str] = field(default_factory=list)
+    ops: List[str] = field(default_factory=list)  # possible_mutations only: each node's op
 
     @classmethod
     def from_json(cls, data: dict) -> "Mutation":
         values = _known(cls, data)
         values["nodes"] = list(data.get("nodes", []))
+        if "ops" in data:
+            values["ops"] = list(data["ops"])
         return cls(**values)
 
 
@@ -87,12 +90,15 @@ class Program:
     layout: str = ""
     structure_sound: bool = True
     mutations: List[Mutation] = field(default_factory=list)
+    # State an op of unknown schema may write: pt2lint cannot tell, so it is not in `mutations`.
+    possible_mutations: List[Mutation] = field(default_factory=list)
     path: str = ""
 
     @classmethod
     def from_json(cls, data: dict, path: str) -> "Program":
         values = _known(cls, data)
         values["mutations"] = [Mutation.from_json(m) for m in data.get("mutations", [])]
+        values["possible_mutations"] = [Mutation.from_json(m) for m in data.get("possible_mutations", [])]
         values["path"] = path
         return cls(**values)
 
