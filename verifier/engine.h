@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,10 @@ class Engine {
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
                         IrDisposal disposal = IrDisposal::kFree) const;
   // Checks one program already in memory; findings go to `sink` unfiltered.
+  // `archive` lists every program of the file, for rules about state they share.
   ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,
-                               bool loaded_cleanly = true) const;
+                               bool loaded_cleanly = true,
+                               std::span<const ir::Program* const> archive = {}) const;
 
  private:
   const RuleRegistry& registry_;

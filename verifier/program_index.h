@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,8 @@ struct ValueDef {
   int placeholder = -1;  // index into graph.inputs
   int node = -1;         // index into graph.nodes
 };
+
+class StateStorage;
 
 class ProgramIndex {
  public:
@@ -106,6 +109,18 @@ class ProgramIndex {
   std::string_view node_name(int node) const;
   std::string_view node_metadata(int node, std::string_view key) const;  // "" when absent
 
+  // Which state names share one storage (verifier/state/state_storage.h); built on first use.
+  const StateStorage& storage() const;
+  // Every program of the file this one came from (itself included), for rules about state
+  // the programs of one archive share; just this one unless the engine says otherwise.
+  std::span<const ir::Program* const> archive_programs() const {
+    return archive_programs_.empty() ? std::span<const ir::Program* const>(&self_, 1)
+                                     : archive_programs_;
+  }
+  void set_archive_programs(std::span<const ir::Program* const> programs) {
+    archive_programs_ = programs;
+  }
+
  private:
   // Everything known about one interned name (value, node or placeholder name).
   struct NameInfo {
@@ -139,6 +154,9 @@ class ProgramIndex {
   std::vector<std::array<int, kTargetKinds>> spec_by_target_;  // by target id, by kind
   SsaFacts ssa_facts_;
   std::vector<int> subgraph_nodes_;
+  mutable std::shared_ptr<const StateStorage> storage_;  // one thread per index
+  const ir::Program* self_ = &program_;
+  std::span<const ir::Program* const> archive_programs_;
 };
 
 }  // namespace pt2lint
