@@ -21,6 +21,9 @@ struct MutationSummary {
   std::string target;              // FQN, or the placeholder name for a user input
   std::string kind;                // "buffer", "parameter", "user_input", "tensor_constant"
   std::vector<std::string> nodes;  // nodes that write it, in graph order
+  // The other names of the written storage (tied weights, one tensor registered twice):
+  // each sees the write (verifier/state/state_storage.h). Empty for most state.
+  std::vector<std::string> aliases;
 };
 
 struct ProgramSummary {

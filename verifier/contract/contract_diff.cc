@@ -156,6 +156,13 @@ class ContractDiff {
         compare(b, *it->second.front(), expected);
         continue;
       }
+      // The same storage written back under another of its names (tied weights, one tensor
+      // registered twice): the write is kept.
+      if (const WritePromise* same = write_to_alias(b, after_by_target, matched)) {
+        matched[same->target] = true;
+        compare(b, *same, same->target);
+        continue;
+      }
       if (expected != b.target && after_by_target.count(b.target) != 0) {
         matched[b.target] = true;
         const WritePromise& a = *after_by_target[b.target].front();
@@ -198,6 +205,22 @@ class ContractDiff {
                                                    kind_words(list.front()->kind), target));
       locate(f, *list.front());
     }
+  }
+
+  // A write of `after_by_target` not matched yet whose target shares storage with b's,
+  // according to either program; nullptr when none.
+  static const WritePromise* write_to_alias(
+      const WritePromise& b, const std::map<std::string, std::vector<const WritePromise*>>& after_by_target,
+      std::map<std::string, bool>& matched) {
+    for (const auto& [target, list] : after_by_target) {
+      if (matched[target]) continue;
+      const WritePromise& a = *list.front();
+      auto names = [](const WritePromise& w, const std::string& name) {
+        return std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+      };
+      if (names(b, target) || names(a, b.target)) return &a;
+    }
+    return nullptr;
   }
 
   static void locate(InFlightFinding& f, const WritePromise& w) {

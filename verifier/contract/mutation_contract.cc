@@ -6,6 +6,7 @@
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/dataflow/tensor_meta_text.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -170,6 +171,11 @@ ProgramContract derive_contract(const ir::Program& program) {
     write.value = write.state;
     if (!state.nodes.empty()) write.value_name = std::string(index.node_name(state.nodes.back()));
     contract.writes.push_back(std::move(write));
+  }
+  for (WritePromise& write : contract.writes) {
+    if (write.kind == "user_input") continue;
+    for (std::string_view alias : index.storage().aliases_of(write.target))
+      write.aliases.emplace_back(alias);
   }
   return contract;
 }
