@@ -5,6 +5,7 @@
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -20,6 +21,13 @@ int write_back_of(const ProgramIndex& index, int placeholder, int skip) {
   return -1;
 }
 
+// Two names of one storage (tied weights, one tensor registered twice): updating one and
+// writing it back to the other writes the same tensor, which aliased-state-written reports.
+bool same_storage(dataflow::ProgramDataflow& flow, int a, int b) {
+  const StateStorage& storage = flow.index().storage();
+  return storage.has_aliases() && storage.same_storage(flow.state(a).target, flow.state(b).target);
+}
+
 class MutationValueDerivesFromTarget final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -30,6 +38,7 @@ class MutationValueDerivesFromTarget final : public Rule {
       if (!flow) flow.emplace(index);
       const dataflow::Trace& trace = flow->tracer().update_origin(value);
       if (trace.placeholder < 0 || !trace.updated || trace.placeholder == target) continue;
+      if (same_storage(*flow, trace.placeholder, target)) continue;
       report(*flow, i, value, target, trace, sink);
     }
   }

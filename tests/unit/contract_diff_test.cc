@@ -62,6 +62,9 @@ TEST(ContractDiff, WriteUnderAnotherNameOfTheSameStorageIsKept) {
   WritePromise tied = write("a.k", "a.k");
   tied.aliases = {"b.k"};
   EXPECT_EQ(diff(contract({tied}), contract({write("b.k", "b.k")})), Rules{});
+  WritePromise via_other_name = write("a.k", "b.k");  // updated through `b.k`, written to `a.k`
+  via_other_name.aliases = {"b.k"};
+  EXPECT_EQ(diff(contract({tied}), contract({via_other_name})), Rules{});
   EXPECT_EQ(diff(contract({write("a.k", "a.k")}), contract({write("b.k", "b.k")})),
             (Rules{"write-back-lost", "write-back-added"}));
 }

@@ -223,6 +223,14 @@ class ContractDiff {
     return nullptr;
   }
 
+  // Whether `name` is a name of the storage that writes `a` and `b` (matched) write.
+  static bool names_storage(const WritePromise& a, const WritePromise& b, const std::string& name) {
+    auto in = [&name](const WritePromise& w) {
+      return name == w.target || std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+    };
+    return in(a) || in(b);
+  }
+
   static void locate(InFlightFinding& f, const WritePromise& w) {
     if (w.output_spec >= 0) f.at_output_spec(w.output_spec);
     if (!w.value_name.empty()) f.at_value(w.value_name);
@@ -232,7 +240,8 @@ class ContractDiff {
   void compare(const WritePromise& b, const WritePromise& a, const std::string& target) {
     // A state updated in place is expected to be updated under whatever name it was matched.
     const std::string expected_base = b.base.empty() ? "" : b.base == b.target ? target : mapped(renames_, b.base);
-    if (!a.base.empty() && !expected_base.empty() && a.base != expected_base) {
+    if (!a.base.empty() && !expected_base.empty() && a.base != expected_base &&
+        !(names_storage(a, b, a.base) && names_storage(a, b, expected_base))) {
       if (rename_key(a.base) == rename_key(expected_base)) {
         auto f = report(kWriteBackTargetRenamed,
                         fmt::format("the value written back to `{}` updates `{}`, which is `{}` renamed without a mapping",
