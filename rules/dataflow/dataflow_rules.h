@@ -16,5 +16,6 @@ std::unique_ptr<Rule> make_constants_are_not_written_rule();           // PT305
 std::unique_ptr<Rule> make_state_is_used_rule();                       // PT306
 std::unique_ptr<Rule> make_output_aliases_state_rule();                // PT307
 std::unique_ptr<Rule> make_aliased_state_written_rule();               // PT308
+std::unique_ptr<Rule> make_constant_is_read_rule();                    // PT309
 
 }  // namespace pt2lint

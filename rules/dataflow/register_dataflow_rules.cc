@@ -13,6 +13,7 @@ void register_dataflow_rules(RuleRegistry& registry) {
   registry.add_rule(make_state_is_used_rule());
   registry.add_rule(make_output_aliases_state_rule());
   registry.add_rule(make_aliased_state_written_rule());
+  registry.add_rule(make_constant_is_read_rule());
 }
 
 }  // namespace pt2lint

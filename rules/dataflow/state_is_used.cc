@@ -23,23 +23,17 @@ class StateIsUsed final : public Rule {
   const RuleInfo& info() const override { return kInfo; }
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
-    const std::vector<bool> used = used_placeholders(index);
-    std::optional<ArchiveStateUse> archive;
+    // One storage under several names, or one state shared by the programs of an archive:
+    // used when any name of it is used by any program.
+    const std::vector<int> unused = unused_state_placeholders(
+        index, [](const ir::InputSpec& spec) { return spec.has_buffer() || spec.has_parameter(); });
     std::optional<ModuleClasses> modules;
     std::optional<dataflow::ProgramDataflow> flow;
     std::vector<dataflow::StateWrite> written_constants;
-    for (int p = 0; p < static_cast<int>(index.placeholder_names().size()); ++p) {
-      std::string_view name = index.placeholder_names()[static_cast<std::size_t>(p)];
-      if (name.empty() || used[static_cast<std::size_t>(p)]) continue;
-      const ir::InputSpec* spec = index.input_spec_for(name);
-      if (spec == nullptr || !(spec->has_buffer() || spec->has_parameter())) continue;
-      std::string_view fqn = input_spec_target(*spec);
-      // One storage under several names, or one state shared by the programs of an archive:
-      // used when any name of it is used by any program.
-      if (!archive) archive.emplace(index);
-      if (archive->used_anywhere(fqn)) continue;
+    for (int p : unused) {
+      const ir::InputSpec& spec = *index.input_spec_for(index.placeholder_names()[static_cast<std::size_t>(p)]);
       if (!modules) modules.emplace(index);
-      if (spec->has_buffer() && framework_buffer_of(*modules, fqn) != nullptr) continue;
+      if (spec.has_buffer() && framework_buffer_of(*modules, input_spec_target(spec)) != nullptr) continue;
       if (!flow) {
         flow.emplace(index);
         for (dataflow::StateWrite& write : dataflow::effective_mutations(index, flow->ops(), flow->tracer()))

@@ -65,4 +65,20 @@ bool ArchiveStateUse::used_anywhere(std::string_view fqn) {
   return false;
 }
 
+std::vector<int> unused_state_placeholders(const ProgramIndex& index,
+                                           bool (*wanted)(const ir::InputSpec& spec)) {
+  std::vector<int> unused;
+  const std::vector<bool> used = used_placeholders(index);
+  std::optional<ArchiveStateUse> archive;
+  for (int p = 0; p < static_cast<int>(used.size()); ++p) {
+    std::string_view name = index.placeholder_names()[static_cast<std::size_t>(p)];
+    if (name.empty() || used[static_cast<std::size_t>(p)]) continue;
+    const ir::InputSpec* spec = index.input_spec_for(name);
+    if (spec == nullptr || !wanted(*spec)) continue;
+    if (!archive) archive.emplace(index);
+    if (!archive->used_anywhere(input_spec_target(*spec))) unused.push_back(p);
+  }
+  return unused;
+}
+
 }  // namespace pt2lint

@@ -16,6 +16,11 @@ class ProgramIndex;
 // By graph input: whether it is read, returned or the target of a mutation output.
 std::vector<bool> used_placeholders(const ProgramIndex& index);
 
+// Graph inputs whose input spec `wanted` accepts and that no program of the file uses under
+// any name of their storage (ArchiveStateUse), in graph order.
+std::vector<int> unused_state_placeholders(const ProgramIndex& index,
+                                           bool (*wanted)(const ir::InputSpec& spec));
+
 // Whether any program of `index`'s file uses `fqn` or a name that shares its storage
 // (verifier/state/state_storage.h): an alias group counts as one, and so do the programs
 // of one archive, which share one state. The other programs are indexed on first use.
