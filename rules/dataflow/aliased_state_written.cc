@@ -4,7 +4,6 @@
 #include <set>
 
 #include "rules/dataflow/dataflow_rules.h"
-#include "rules/structural/signature_helpers.h"
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/program_index.h"
@@ -18,15 +17,6 @@ namespace {
 constexpr RuleInfo kInfo{
     "PT308", "aliased-state-written", Severity::kWarning, RulePhase::kDataflow,
     "a written parameter, buffer or constant shares its storage with state under another name"};
-
-// "buffer `b`", or "`b` (saved, not lifted by this program)" for a name only a config lists.
-std::string describe_name(const ProgramIndex& index, std::string_view fqn) {
-  for (std::string_view kind : {"parameter", "buffer", "tensor_constant"}) {
-    if (index.input_spec_by_target(kind, fqn))
-      return fmt::format("{} `{}`", dataflow::state_kind_words(kind), fqn);
-  }
-  return fmt::format("`{}` (saved with the program; no input spec lifts it)", fqn);
-}
 
 class AliasedStateWritten final : public Rule {
  public:
@@ -49,19 +39,14 @@ class AliasedStateWritten final : public Rule {
   void report(dataflow::ProgramDataflow& flow, const dataflow::StateWrite& write,
               const StateStorage& storage, DiagnosticSink& sink) const {
     const ProgramIndex& index = flow.index();
-    std::vector<std::string> aliases;
-    for (std::string_view alias : storage.aliases_of(write.target))
-      aliases.push_back(describe_name(index, alias));
-    std::string alias_list;
-    for (std::size_t i = 0; i < aliases.size(); ++i)
-      alias_list += (i == 0 ? "" : i + 1 == aliases.size() ? " and " : ", ") + aliases[i];
     std::string by = !write.write_backs.empty()
                          ? fmt::format("output_specs[{}]", write.write_backs.front())
                          : write.nodes.empty() ? std::string("the program")
                                                : flow.describe_node(write.nodes.front());
     auto finding = emit(sink, kInfo, index.name(),
                         fmt::format("{} is written by {}, but its storage is also {}: {}",
-                                    flow.describe_state(write.placeholder), by, alias_list,
+                                    flow.describe_state(write.placeholder), by,
+                                    describe_aliases(index, write.target),
                                     storage.why_shared(write.target)));
     if (!write.write_backs.empty()) finding.at_output_spec(write.write_backs.front());
     else finding.at_input_spec(write.input_spec);

@@ -57,11 +57,8 @@ class OutputAliasesState final : public Rule {
   static void note_aliases(const ProgramIndex& index, std::string_view target, InFlightFinding& finding) {
     const StateStorage& storage = index.storage();
     if (!storage.has_aliases() || !storage.aliased(target)) return;
-    std::string names;
-    for (std::string_view alias : storage.aliases_of(target))
-      names += fmt::format("{}`{}`", names.empty() ? "" : ", ", alias);
     finding.note(fmt::format("`{}` is one storage with {} ({}): the caller's tensor is all of them",
-                             target, names, storage.why_shared(target)));
+                             target, describe_aliases(index, target), storage.why_shared(target)));
   }
 
   void report_written_back(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value,

@@ -130,4 +130,21 @@ std::vector<std::vector<std::string_view>> StateStorage::alias_groups() const {
   return groups;
 }
 
+std::string describe_aliases(const ProgramIndex& index, std::string_view fqn) {
+  std::vector<std::string> names;
+  for (std::string_view alias : index.storage().aliases_of(fqn)) {
+    std::string words = fmt::format("`{}` (saved with the program; no input spec lifts it)", alias);
+    for (std::string_view kind : {"parameter", "buffer", "tensor_constant"}) {
+      if (!index.input_spec_by_target(kind, alias)) continue;
+      words = fmt::format("{} `{}`", kind == "tensor_constant" ? "tensor constant" : kind, alias);
+      break;
+    }
+    names.push_back(std::move(words));
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
+}
+
 }  // namespace pt2lint

@@ -58,4 +58,10 @@ class StateStorage {
   bool has_aliases_ = false;
 };
 
+class ProgramIndex;
+
+// The other names of `fqn`'s storage in words, for messages: "buffer `b`, parameter `c` and
+// `d` (saved with the program; no input spec lifts it)". "" when it has none.
+std::string describe_aliases(const ProgramIndex& index, std::string_view fqn);
+
 }  // namespace pt2lint
