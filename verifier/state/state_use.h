@@ -1,10 +1,10 @@
-// Which lifted state a program uses: reads (a node or graph output names its placeholder) or
-// writes back (a mutation output targets it; an ATEN program's full overwrite of a buffer
-// reads nothing from it but still writes it on every call).
+// Which lifted state no program uses. A state is used when a node reads its placeholder, a
+// graph output returns it, or a mutation output writes it back (an ATEN program's full
+// overwrite of a buffer reads nothing from it, but still writes it on every call). Names that
+// share one storage (verifier/state/state_storage.h) count as one, and so do the programs of
+// one file, which share one state.
 #pragma once
 
-#include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "program.pb.h"
@@ -13,26 +13,10 @@ namespace pt2lint {
 
 class ProgramIndex;
 
-// By graph input: whether it is read, returned or the target of a mutation output.
-std::vector<bool> used_placeholders(const ProgramIndex& index);
-
-// Graph inputs whose input spec `wanted` accepts and that no program of the file uses under
-// any name of their storage (ArchiveStateUse), in graph order.
+// Graph inputs whose input spec `wanted` accepts and that no program of `index`'s file uses
+// under any name of their storage, in graph order. The other programs of the file are indexed
+// only when this program has a candidate.
 std::vector<int> unused_state_placeholders(const ProgramIndex& index,
                                            bool (*wanted)(const ir::InputSpec& spec));
-
-// Whether any program of `index`'s file uses `fqn` or a name that shares its storage
-// (verifier/state/state_storage.h): an alias group counts as one, and so do the programs
-// of one archive, which share one state. The other programs are indexed on first use.
-class ArchiveStateUse {
- public:
-  explicit ArchiveStateUse(const ProgramIndex& index) : index_(index) {}
-  bool used_anywhere(std::string_view fqn);
-
- private:
-  const ProgramIndex& index_;
-  bool built_ = false;
-  std::unordered_set<std::string_view> used_;  // by every program of the file
-};
 
 }  // namespace pt2lint
