@@ -58,8 +58,8 @@ class AliasedStateWritten final : public Rule {
     finding.note(
         "ep.run_decompositions() fails on a program that writes aliased state (\"expected "
         "compiled_fn to be GraphModule\", PyTorch 2.11), so it cannot be lowered or handed to a "
-        "backend that decomposes it; a lowering that writes the new value back to one name "
-        "leaves the others holding the old one");
+        "backend that decomposes it; and a consumer that keeps one tensor per name (memory "
+        "planning by FQN) sees only the name written back change");
     finding.fix(fmt::format(
         "register the tensor under one name only (drop the other names, or make them properties "
         "that return `{}`), or give each name its own tensor (`.clone()`) if they are meant to "
