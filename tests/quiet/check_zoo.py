@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quiet defaults on the device-exported clean zoo (tests/data/device/zoo, labels.json).
 
-usage: check_zoo.py PT2LINT ZOO_DIR
+usage: check_zoo.py PT2LINT ZOO_DIR [LOWERED_DIR]
 
 1. Default rules: every file gets 0 errors. A warning is allowed only when the file's label
    expects its rule (the aliased-state programs expect aliased-state-written), and a file whose
@@ -13,6 +13,9 @@ usage: check_zoo.py PT2LINT ZOO_DIR
 3. The full-size torchvision programs of ZOO_DIR/fullsize (program JSON only, gzipped; resnet50
    alone has 53 eval-mode BatchNorm num_batches_tracked buffers): no error or warning, with
    every opt-in rule selected.
+4. With LOWERED_DIR (tests/quiet/data: the ATEN programs `pt2lint lower` wrote from the zoo's
+   aliased-state programs, which PyTorch's run_decompositions cannot write): each gets
+   aliased-state-written and nothing else, so the rule holds in the ATEN dialect too.
 Exits 1 and prints every difference when any fails.
 """
 import collections
@@ -104,6 +107,14 @@ def main():
             for severity, rule, state, message in found:
                 if severity != "note":
                     problems.append(f"fullsize: {name}: {severity} {rule}: {message[:200]}")
+    if len(sys.argv) > 3:
+        lowered = findings(tool, sys.argv[3], [])
+        if not lowered:
+            problems.append(f"no program under {sys.argv[3]}")
+        for name, found in sorted(lowered.items()):
+            rules_found = {(severity, rule) for severity, rule, _, _ in found}
+            if rules_found != {("warning", "aliased-state-written")}:
+                problems.append(f"lowered: {name}: expected only aliased-state-written, got {sorted(rules_found)}")
     aliased = sum(1 for e in labels.values() if "aliased-state-written" in e)
     if aliased == 0:
         problems.append("no file of the zoo expects aliased-state-written")
