@@ -33,7 +33,7 @@ class StateIsUsed final : public Rule {
     for (int p : unused) {
       const ir::InputSpec& spec = *index.input_spec_for(index.placeholder_names()[static_cast<std::size_t>(p)]);
       if (!modules) modules.emplace(index);
-      if (spec.has_buffer() && framework_buffer_of(*modules, input_spec_target(spec)) != nullptr) continue;
+      if (spec.has_buffer() && framework_buffer_of(*modules, input_spec_target(spec))) continue;
       if (!flow) {
         flow.emplace(index);
         for (dataflow::StateWrite& write : dataflow::effective_mutations(index, flow->ops(), flow->tracer()))

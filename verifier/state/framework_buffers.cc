@@ -18,17 +18,6 @@ constexpr std::array<std::string_view, 13> kNormBaseClasses = {
     "timm.layers.norm_act.BatchNormAct2d",        "timm.layers.norm_act.SyncBatchNormAct",
     "timm.models.layers.norm_act.BatchNormAct2d"};
 
-constexpr FrameworkBuffer kNumBatchesTracked{
-    "torch.nn BatchNorm*, SyncBatchNorm, InstanceNorm* and timm's BatchNormAct2d family",
-    "num_batches_tracked",
-    "it counts training steps: a training-mode forward increments it and reads it only when "
-    "momentum is None; an eval-mode forward never touches it"};
-
-constexpr FrameworkBuffer kOriginalInvFreq{
-    "transformers' *RotaryEmbedding", "original_inv_freq",
-    "transformers keeps it to restore inv_freq after dynamic RoPE scaling; the default and "
-    "static RoPE types never read it"};
-
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
@@ -45,13 +34,13 @@ bool is_transformers_rotary(std::string_view module_class) {
 
 }  // namespace
 
-const FrameworkBuffer* framework_buffer(std::string_view module_class,
-                                        std::string_view buffer_name) {
-  if (buffer_name == kNumBatchesTracked.buffer && is_norm_base(module_class))
-    return &kNumBatchesTracked;
-  if (buffer_name == kOriginalInvFreq.buffer && is_transformers_rotary(module_class))
-    return &kOriginalInvFreq;
-  return nullptr;
+bool framework_buffer(std::string_view module_class, std::string_view buffer_name) {
+  // It counts training steps: a training-mode forward increments it (and reads it only when
+  // momentum is None); an eval-mode forward never touches it.
+  if (buffer_name == "num_batches_tracked") return is_norm_base(module_class);
+  // Kept to restore inv_freq after dynamic RoPE scaling; default and static RoPE never read it.
+  if (buffer_name == "original_inv_freq") return is_transformers_rotary(module_class);
+  return false;
 }
 
 ModuleClasses::ModuleClasses(const ProgramIndex& index) {
@@ -75,7 +64,7 @@ std::string_view ModuleClasses::class_of(std::string_view module_path) const {
   return it == classes_.end() ? std::string_view() : it->second;
 }
 
-const FrameworkBuffer* framework_buffer_of(const ModuleClasses& modules, std::string_view fqn) {
+bool framework_buffer_of(const ModuleClasses& modules, std::string_view fqn) {
   const std::size_t dot = fqn.rfind('.');
   std::string_view path = dot == std::string_view::npos ? std::string_view() : fqn.substr(0, dot);
   std::string_view own = dot == std::string_view::npos ? fqn : fqn.substr(dot + 1);

@@ -12,16 +12,9 @@ namespace pt2lint {
 
 class ProgramIndex;
 
-struct FrameworkBuffer {
-  std::string_view classes;  // the module classes, as the docs table names them
-  std::string_view buffer;   // the buffer's own name within the module
-  std::string_view why;      // when the module reads it, and why it may go unread
-};
-
-// The table entry for buffer `buffer_name` of a module of class `module_class` (qualified,
-// as nn_module_stack writes it), or nullptr.
-const FrameworkBuffer* framework_buffer(std::string_view module_class,
-                                        std::string_view buffer_name);
+// Whether buffer `buffer_name` of a module of class `module_class` (qualified, as
+// nn_module_stack writes it) is in the table.
+bool framework_buffer(std::string_view module_class, std::string_view buffer_name);
 
 // Module path -> qualified class, from the nn_module_stack metadata of every node.
 class ModuleClasses {
@@ -33,7 +26,7 @@ class ModuleClasses {
   std::unordered_map<std::string_view, std::string_view> classes_;
 };
 
-// The table entry for state `fqn` (module path, a dot, the buffer's own name), or nullptr.
-const FrameworkBuffer* framework_buffer_of(const ModuleClasses& modules, std::string_view fqn);
+// Whether state `fqn` (module path, a dot, the buffer's own name) is in the table.
+bool framework_buffer_of(const ModuleClasses& modules, std::string_view fqn);
 
 }  // namespace pt2lint

@@ -5,52 +5,43 @@
 #include "verifier/program_index.h"
 
 namespace pt2lint {
-namespace {
-
-// Joins every entry of one payload config with the first entry naming the same record.
-template <typename Join>
-void join_by_record(const ir::StateSource& source, std::string_view label, Join&& join_names) {
-  NameTable records;
-  std::vector<std::string_view> first_owner;
-  for (const ir::PayloadMetaEntry& entry : source.config().config()) {
-    const std::string& record = entry.value().path_name();
-    if (record.empty()) continue;
-    const int id = records.intern(record);
-    if (id == static_cast<int>(first_owner.size())) {
-      first_owner.push_back(entry.key());
-      join_names(entry.key(), entry.key(), std::string());
-    } else {
-      join_names(first_owner[static_cast<std::size_t>(id)], entry.key(),
-                 fmt::format("they name the same {} record `{}`", label, record));
-    }
-  }
-}
-
-}  // namespace
 
 StateStorage::StateStorage(const ir::Program& program) {
-  auto join_names = [this](std::string_view a, std::string_view b, std::string reason) {
-    join(add(a), add(b), std::move(reason));
-  };
   // Input specs first, so the canonical name of a storage is the one the program lifts.
   NameTable placeholders;
-  std::vector<std::string_view> first_fqn;
+  std::vector<int> first_name;  // by placeholder id: the first name lifted from it
   for (const ir::InputSpec& spec : program.program().graph_module().signature().input_specs()) {
     std::string_view fqn = input_spec_target(spec);
     if (fqn.empty()) continue;
-    const int id = placeholders.intern(input_spec_arg_name(spec));
-    if (id == static_cast<int>(first_fqn.size())) {
-      first_fqn.push_back(fqn);
-      add(fqn);
+    const int placeholder = placeholders.intern(input_spec_arg_name(spec));
+    const int id = add(fqn);
+    if (placeholder == static_cast<int>(first_name.size())) {
+      first_name.push_back(id);
     } else {
-      join_names(first_fqn[static_cast<std::size_t>(id)], fqn,
-                 fmt::format("input specs lift them from the same placeholder `{}`",
-                             input_spec_arg_name(spec)));
+      join(first_name[static_cast<std::size_t>(placeholder)], id,
+           fmt::format("input specs lift them from the same placeholder `{}`", input_spec_arg_name(spec)));
     }
   }
-  join_by_record(program.weights(), "weights", join_names);
-  join_by_record(program.constants(), "constants", join_names);
+  join_by_record(program.weights(), "weights");
+  join_by_record(program.constants(), "constants");
   flatten();
+}
+
+void StateStorage::join_by_record(const ir::StateSource& source, std::string_view label) {
+  NameTable records;
+  std::vector<int> first_name;  // by record id: the first entry naming it
+  for (const ir::PayloadMetaEntry& entry : source.config().config()) {
+    const std::string& record = entry.value().path_name();
+    if (record.empty()) continue;
+    const int record_id = records.intern(record);
+    const int id = add(entry.key());
+    if (record_id == static_cast<int>(first_name.size())) {
+      first_name.push_back(id);
+    } else {
+      join(first_name[static_cast<std::size_t>(record_id)], id,
+           fmt::format("they name the same {} record `{}`", label, record));
+    }
+  }
 }
 
 int StateStorage::add(std::string_view fqn) {
@@ -88,7 +79,7 @@ void StateStorage::join(int a, int b, std::string reason) {
   if (b < a) std::swap(a, b);
   parent_[static_cast<std::size_t>(b)] = a;
   std::string& kept = reason_[static_cast<std::size_t>(a)];
-  if (kept.empty()) kept = std::move(reason);
+  if (kept.empty()) kept = reason_[static_cast<std::size_t>(b)].empty() ? std::move(reason) : reason_[static_cast<std::size_t>(b)];
 }
 
 std::vector<std::string_view> StateStorage::aliases_of(std::string_view fqn) const {

@@ -45,6 +45,8 @@ class StateStorage {
 
  private:
   int add(std::string_view fqn);
+  // Joins every entry of one payload config with the first entry naming the same record.
+  void join_by_record(const ir::StateSource& source, std::string_view label);
   int find_root(int id);
   void join(int a, int b, std::string reason);
   // After every join: each id points straight at its root, and roots know their size.
