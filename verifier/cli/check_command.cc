@@ -92,7 +92,8 @@ class FilterResolver {
         return false;
       }
       RuleFilter filter;
-      if (!build_rule_filter(config, {options_.select, options_.ignore, options_.extend_select}, registry_, filter, error)) {
+      const CommandLineSelection cli{options_.select, options_.ignore, options_.extend_select};
+      if (!build_rule_filter(config, cli, registry_, filter, error)) {
         usage_error(error);
         return false;
       }
