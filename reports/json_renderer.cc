@@ -47,7 +47,13 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
     json.begin_object().field("target", m.target).field("kind", m.kind);
     json.key("nodes").begin_array();
     for (const std::string& node : m.nodes) json.value(node);
-    json.end_array().end_object();
+    json.end_array();
+    if (!m.aliases.empty()) {  // only for state with other names: the key is additive
+      json.key("aliases").begin_array();
+      for (const std::string& alias : m.aliases) json.value(alias);
+      json.end_array();
+    }
+    json.end_object();
   }
   json.end_array();
   // Additive: state passed to ops of unknown schema, which may write it (PT310).

@@ -71,7 +71,10 @@ void write_rule(JsonWriter& json, const RuleInfo& rule, const RenderOptions& opt
   json.end_object();
   json.field("helpUri", uri);
   json.key("defaultConfiguration").begin_object();
-  json.field("level", severity_name(rule.default_severity)).end_object();
+  json.field("level", severity_name(rule.default_severity));
+  // Opt-in rules run only when selected (pt2lint rules shows which).
+  if (!rule.default_enabled) json.field("enabled", false);
+  json.end_object();
   json.key("properties").begin_object();
   json.key("tags").begin_array().value(phase_tag(rule.phase)).end_array();
   json.field("problem.severity", rule.default_severity == Severity::kNote

@@ -56,6 +56,9 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
         for (const MutationSummary& m : program.mutations) {
           out << "  " << m.kind << ' ' << m.target << " <-";
           for (const std::string& node : m.nodes) out << ' ' << node;
+          for (std::size_t i = 0; i < m.aliases.size(); ++i)
+            out << (i == 0 ? " (also named " : ", ") << m.aliases[i];
+          if (!m.aliases.empty()) out << ')';
           out << '\n';
         }
         for (const MutationSummary& m : program.possible_mutations) {

@@ -66,9 +66,12 @@ std::string_view layout_name(ir::ArchiveLayout layout) {
 }
 
 ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
-                                     bool loaded_cleanly) const {
+                                     bool loaded_cleanly,
+                                     std::span<const ir::Program* const> archive) const {
   ProgramIndex index(program);
   index.set_op_knowledge(ops_);
+
+  index.set_archive_programs(archive);
   NodeContextSink sink(index, out);
   ProgramSummary summary;
   summary.name = program.name();
@@ -130,9 +133,10 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
     return result;
   }
   if (result.outcome == LoadOutcome::kSkipped) return result;
-  for (const ir::Program* program : loaded.programs) {
+  const std::vector<const ir::Program*> archive(loaded.programs.begin(), loaded.programs.end());
+  for (const ir::Program* program : archive) {
     result.programs.push_back(
-        check_program(*program, filtered, !load_watch.broken(program->name())));
+        check_program(*program, filtered, !load_watch.broken(program->name()), archive));
   }
   result.findings = collected.take();
 #if !defined(__SANITIZE_ADDRESS__)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct MutationSummary {
   std::string kind;                // "buffer", "parameter", "user_input", "tensor_constant"
   std::vector<std::string> nodes;  // nodes that write it, in graph order
   std::vector<std::string> ops;    // possible_mutations only: each node's op, "mylib.f.default"
+
+  // The other names of the written storage (tied weights, one tensor registered twice):
+  // each sees the write (verifier/state/state_storage.h). Empty for most state.
+  std::vector<std::string> aliases;
 };
 
 struct ProgramSummary {
@@ -63,8 +68,10 @@ class Engine {
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
                         IrDisposal disposal = IrDisposal::kFree) const;
   // Checks one program already in memory; findings go to `sink` unfiltered.
+  // `archive` lists every program of the file, for rules about state they share.
   ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,
-                               bool loaded_cleanly = true) const;
+                               bool loaded_cleanly = true,
+                               std::span<const ir::Program* const> archive = {}) const;
 
  private:
   const RuleRegistry& registry_;

@@ -1,5 +1,7 @@
 #include "verifier/program_index.h"
 
+#include "verifier/state/state_storage.h"
+
 #include <algorithm>
 #include <string>
 
@@ -509,6 +511,11 @@ std::string_view ProgramIndex::node_metadata(int node, std::string_view key) con
     if (entry.key() == key) return entry.value();
   }
   return "";
+}
+
+const StateStorage& ProgramIndex::storage() const {
+  if (!storage_) storage_ = std::make_shared<const StateStorage>(program_);
+  return *storage_;
 }
 
 }  // namespace pt2lint

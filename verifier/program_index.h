@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,6 +63,8 @@ struct ValueDef {
   int placeholder = -1;  // index into graph.inputs
   int node = -1;         // index into graph.nodes
 };
+
+class StateStorage;
 
 class ProgramIndex {
  public:
@@ -121,6 +124,18 @@ class ProgramIndex {
   const OpKnowledge& op_knowledge() const { return op_knowledge_; }
   void set_op_knowledge(const OpKnowledge& knowledge) { op_knowledge_ = knowledge; }
 
+  // Which state names share one storage (verifier/state/state_storage.h); built on first use.
+  const StateStorage& storage() const;
+  // Every program of the file this one came from (itself included), for rules about state
+  // the programs of one archive share; just this one unless the engine says otherwise.
+  std::span<const ir::Program* const> archive_programs() const {
+    return archive_programs_.empty() ? std::span<const ir::Program* const>(&self_, 1)
+                                     : archive_programs_;
+  }
+  void set_archive_programs(std::span<const ir::Program* const> programs) {
+    archive_programs_ = programs;
+  }
+
  private:
   // Everything known about one interned name (value, node or placeholder name).
   struct NameInfo {
@@ -155,6 +170,10 @@ class ProgramIndex {
   SsaFacts ssa_facts_;
   std::vector<int> subgraph_nodes_;
   OpKnowledge op_knowledge_;
+
+  mutable std::shared_ptr<const StateStorage> storage_;  // one thread per index
+  const ir::Program* self_ = &program_;
+  std::span<const ir::Program* const> archive_programs_;
 };
 
 }  // namespace pt2lint

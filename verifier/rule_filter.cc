@@ -8,7 +8,8 @@ namespace pt2lint {
 
 bool RuleFilter::enabled(std::string_view rule_id) const {
   if (ignored_.count(rule_id) != 0) return false;
-  if (selected_.empty()) return !select_none_;
+  if (extended_.count(rule_id) != 0) return true;
+  if (selected_.empty()) return !select_none_ && opt_in_.count(rule_id) == 0;
   return selected_.count(rule_id) != 0;
 }
 

@@ -14,8 +14,13 @@ namespace pt2lint {
 
 class RuleFilter {
  public:
-  // Empty `selected` means every rule.
+  // Empty `selected` means every default-on rule.
   void select(const RuleInfo& rule) { selected_.emplace(rule.id); }
+  // On in addition to the selection, or to the default-on rules when nothing is selected.
+  void extend_select(const RuleInfo& rule) { extended_.emplace(rule.id); }
+  // An opt-in rule (RuleInfo::default_enabled false) runs only when selected or extended.
+  // A filter nobody marked treats every rule as default-on (engine tests, `lower`).
+  void mark_opt_in(const RuleInfo& rule) { opt_in_.emplace(rule.id); }
   // An explicit empty selection (`select = []`): no rule runs unless selected later.
   void select_none() { select_none_ = true; }
   void ignore(const RuleInfo& rule) { ignored_.emplace(rule.id); }
@@ -44,6 +49,8 @@ class RuleFilter {
 
   bool select_none_ = false;
   std::set<std::string, std::less<>> selected_;
+  std::set<std::string, std::less<>> extended_;
+  std::set<std::string, std::less<>> opt_in_;
   std::vector<FileIgnore> file_ignores_;
   std::set<std::string, std::less<>> ignored_;
   std::map<std::string, Severity, std::less<>> severities_;

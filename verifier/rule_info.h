@@ -18,6 +18,9 @@ struct RuleInfo {
   RulePhase phase;
   std::string_view summary;   // one line
   // docs page: docs/rules/<name>.md
+  // Opt-in rules (false) are true but rarely actionable: they run only when a selection
+  // names them (by ID, ID prefix or name), like ruff's non-default rules.
+  bool default_enabled = true;
 };
 
 }  // namespace pt2lint

@@ -9,6 +9,7 @@
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -97,13 +98,19 @@ class ConstantsAreNotWritten final : public Rule {
         "program (\"Constant ... is mutated in the forward method. Pls register it as buffer\"), "
         "and backends that fold or embed constants freeze the value, so the state never changes "
         "between calls");
+    const StateStorage& storage = index.storage();
+    if (storage.has_aliases() && storage.aliased(state.target)) {
+      finding.note(fmt::format("the constant's storage is also {} ({}): the write lands in that "
+                               "state's tensor, but under a name that has no write-back",
+                               describe_aliases(index, state.target), storage.why_shared(state.target)));
+    }
     bool transformers = false;
     for (int node : writes.nodes) transformers = transformers || from_transformers(index, node);
     if (transformers) {
       finding.note(
           "this is a transformers static cache: the cache tensors were not registered as "
           "buffers, so export lifted them as constants while the declared key_cache_N / "
-          "value_cache_N buffers stay unused");
+          "value_cache_N buffer placeholders are never read or written");
       finding.fix(
           "register the cache tensors as buffers (register_buffer(name, tensor, persistent=False) "
           "on the exported module, for each layer's keys and values) so that the writes land in "

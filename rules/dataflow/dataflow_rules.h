@@ -18,4 +18,7 @@ std::unique_ptr<Rule> make_output_aliases_state_rule();                // PT307
 std::unique_ptr<Rule> make_unknown_op_may_write_state_rule();          // PT310
 std::unique_ptr<Rule> make_subgraph_writes_decidable_rule();           // PT311
 
+std::unique_ptr<Rule> make_aliased_state_written_rule();               // PT308
+std::unique_ptr<Rule> make_constant_is_read_rule();                    // PT309
+
 }  // namespace pt2lint

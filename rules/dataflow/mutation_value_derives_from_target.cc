@@ -5,6 +5,7 @@
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -20,6 +21,13 @@ int write_back_of(const ProgramIndex& index, int placeholder, int skip) {
   return -1;
 }
 
+// Two names of one storage (tied weights, one tensor registered twice): updating one and
+// writing it back to the other writes the same tensor, which aliased-state-written reports.
+bool same_storage(dataflow::ProgramDataflow& flow, int a, int b) {
+  const StateStorage& storage = flow.index().storage();
+  return storage.has_aliases() && storage.same_storage(flow.state(a).target, flow.state(b).target);
+}
+
 class MutationValueDerivesFromTarget final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -31,6 +39,7 @@ class MutationValueDerivesFromTarget final : public Rule {
       const int source = flow->tracer().update_of(value);
       if (source < 0 || source == target) continue;
       const dataflow::Trace& trace = flow->tracer().update_origin(value);
+      if (same_storage(*flow, source, target)) continue;
       report(*flow, i, value, target, trace, sink);
     }
   }

@@ -7,6 +7,7 @@
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -52,6 +53,14 @@ class OutputAliasesState final : public Rule {
       "it still had 1 users\", pytorch/TensorRT #4694), a runtime that writes state back in place "
       "hands the caller a tensor that changes on the next call, and one that copies it does not";
 
+  // Tied or twice-registered state: the returned tensor is every one of its names.
+  static void note_aliases(const ProgramIndex& index, std::string_view target, InFlightFinding& finding) {
+    const StateStorage& storage = index.storage();
+    if (!storage.has_aliases() || !storage.aliased(target)) return;
+    finding.note(fmt::format("`{}` is one storage with {} ({}): the caller's tensor is all of them",
+                             target, describe_aliases(index, target), storage.why_shared(target)));
+  }
+
   void report_written_back(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value,
                            int mutation_spec, DiagnosticSink& sink) const {
     const ProgramIndex& index = flow.index();
@@ -62,6 +71,7 @@ class OutputAliasesState final : public Rule {
                                     "`{}`",
                                     spec_index, value, mutation_spec, target));
     finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(target));
+    note_aliases(index, target, finding);
     finding.note(std::string(kWhy));
     finding.fix(fmt::format("return a copy (`.clone()`) of the new value of `{}` instead of the value "
                             "itself",
@@ -82,6 +92,7 @@ class OutputAliasesState final : public Rule {
     finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(state.target));
     if (value != state.placeholder)
       for (std::string& note : flow.chain_notes(chain)) finding.note(std::move(note));
+    note_aliases(index, state.target, finding);
     finding.note(std::string(kWhy));
     finding.fix(fmt::format("return a copy (`.clone()`) of `{}` instead of the state itself", state.target));
   }

@@ -14,6 +14,9 @@ void register_dataflow_rules(RuleRegistry& registry) {
   registry.add_rule(make_output_aliases_state_rule());
   registry.add_rule(make_unknown_op_may_write_state_rule());
   registry.add_rule(make_subgraph_writes_decidable_rule());
+
+  registry.add_rule(make_aliased_state_written_rule());
+  registry.add_rule(make_constant_is_read_rule());
 }
 
 }  // namespace pt2lint

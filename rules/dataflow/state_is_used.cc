@@ -1,4 +1,4 @@
-// PT306 (warning): a parameter or buffer that nothing reads or writes.
+// PT306 (warning, opt-in): a parameter or buffer that nothing reads or writes.
 #include <fmt/format.h>
 
 #include "rules/dataflow/dataflow_rules.h"
@@ -6,34 +6,34 @@
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/dataflow/tensor_meta_text.h"
 #include "verifier/program_index.h"
+#include "verifier/state/framework_buffers.h"
+#include "verifier/state/state_use.h"
 
 namespace pt2lint {
 namespace {
 
+// Opt-in: an unused parameter or buffer is seldom a bug in itself, and the defect it can
+// point to (a KV cache written into constants) has its own error, constants-are-not-written.
 constexpr RuleInfo kInfo{
     "PT306", "state-is-used", Severity::kWarning, RulePhase::kDataflow,
-    "a parameter or buffer is declared but nothing reads or writes it"};
+    "a parameter or buffer is declared but nothing reads or writes it", /*default_enabled=*/false};
 
 class StateIsUsed final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
-    std::vector<bool> is_output(index.placeholder_names().size(), false);
-    for (std::string_view output : index.output_names()) {
-      std::optional<ValueDef> def = index.definition(output);
-      if (def && def->placeholder >= 0) is_output[def->placeholder] = true;
-    }
-    // A state that is only written back (a full overwrite from other values) is used.
-    for (const dataflow::ResolvedWriteBack& write_back : dataflow::resolved_write_backs(index))
-      is_output[static_cast<std::size_t>(write_back.target)] = true;
+    // One storage under several names, or one state shared by the programs of an archive:
+    // used when any name of it is used by any program.
+    const std::vector<int> unused = unused_state_placeholders(
+        index, [](const ir::InputSpec& spec) { return spec.has_buffer() || spec.has_parameter(); });
+    std::optional<ModuleClasses> modules;
     std::optional<dataflow::ProgramDataflow> flow;
     std::vector<dataflow::StateWrite> written_constants;
-    for (int p = 0; p < static_cast<int>(index.placeholder_names().size()); ++p) {
-      std::string_view name = index.placeholder_names()[p];
-      if (name.empty() || !index.users(name).empty() || is_output[p]) continue;
-      const ir::InputSpec* spec = index.input_spec_for(name);
-      if (spec == nullptr || !(spec->has_buffer() || spec->has_parameter())) continue;
+    for (int p : unused) {
+      const ir::InputSpec& spec = *index.input_spec_for(index.placeholder_names()[static_cast<std::size_t>(p)]);
+      if (!modules) modules.emplace(index);
+      if (spec.has_buffer() && framework_buffer_of(*modules, input_spec_target(spec))) continue;
       if (!flow) {
         flow.emplace(index);
         for (dataflow::StateWrite& write : dataflow::effective_mutations(index, flow->ops(), flow->tracer()))
@@ -64,6 +64,9 @@ class StateIsUsed final : public Rule {
         break;
       }
     }
+    if (index.archive_programs().size() > 1)
+      finding.note(fmt::format("no other program of this archive uses it either ({} programs)",
+                               index.archive_programs().size()));
     finding.note(
         "a runtime still allocates, loads and memory-plans declared state; one that updates or "
         "inspects it by name sees a tensor the program never touches");

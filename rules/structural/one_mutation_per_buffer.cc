@@ -8,6 +8,7 @@
 #include "rules/structural/signature_helpers.h"
 #include "rules/structural/value_ancestry.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -37,6 +38,41 @@ std::string_view target_input_kind(const ir::OutputSpec& spec) {
   if (spec.has_buffer_mutation()) return "buffer";
   if (spec.has_parameter_mutation()) return "parameter";
   return "user_input";
+}
+
+// Two mutation outputs that write different names of one storage (tied weights, one tensor
+// registered twice) with different values: the storage ends up holding whichever is copied
+// last. Writing the same value under each name is consistent and left to aliased-state-written.
+void check_aliased_targets(const ProgramIndex& index, DiagnosticSink& sink, const RuleInfo& info) {
+  const StateStorage& storage = index.storage();
+  if (!storage.has_aliases()) return;
+  const auto& specs = index.signature().output_specs();
+  std::unordered_map<std::string_view, int> first_writer;  // canonical name -> output spec
+  for (int i = 0; i < specs.size(); ++i) {
+    if (!is_mutation_output(specs[i]) || specs[i].has_user_input_mutation()) continue;
+    std::string_view target = output_spec_target(specs[i]);
+    if (target.empty() || !storage.aliased(target)) continue;
+    auto [it, first] = first_writer.try_emplace(storage.canonical(target), i);
+    if (first) continue;
+    const ir::OutputSpec& earlier = specs[it->second];
+    std::string_view earlier_target = output_spec_target(earlier);
+    if (earlier_target == target) continue;  // the plain duplicate, reported above
+    if (output_spec_arg_name(earlier) == output_spec_arg_name(specs[i])) continue;
+    emit(sink, info, index.name(),
+         fmt::format("output_specs[{}] ({}) and output_specs[{}] ({}) write different values to "
+                     "one storage: `{}` and `{}` are two names of one tensor ({})",
+                     it->second, describe_output_spec(earlier), i, describe_output_spec(specs[i]),
+                     earlier_target, target, storage.why_shared(target)))
+        .at_output_spec(i)
+        .at_value(std::string(output_spec_arg_name(specs[i])))
+        .state(std::string(target))
+        .note("ExportedProgram.module() copies each mutation output into its target in output "
+              "order, so the tensor keeps only the value copied last and the other write is "
+              "silently dropped")
+        .fix(fmt::format("write the storage once: keep one mutation output for `{}` and `{}`, "
+                         "or untie them (register separate tensors) before export",
+                         earlier_target, target));
+  }
 }
 
 }  // namespace
@@ -81,6 +117,7 @@ void OneMutationPerBuffer::check(const ProgramIndex& index, DiagnosticSink& sink
                               target, i));
     }
   }
+  check_aliased_targets(index, sink, kInfo);
 }
 
 }  // namespace pt2lint

@@ -9,6 +9,7 @@
 #include "rules/structural/tensor_bytes.h"
 #include "verifier/name_table.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -290,10 +291,19 @@ class StateChecker {
                          home.label()));
   }
 
+  // Tied weights exported with strict=True: the program lifts one name and the config also
+  // lists the others, on the same record. Those entries are the lifted state, not strays.
+  bool is_alias_of_declared(std::string_view key) const {
+    for (std::string_view alias : index_.storage().aliases_of(key))
+      if (declared_.find(alias) != NameTable::kAbsent) return true;
+    return false;
+  }
+
   void report_unclaimed(const Payload& payload, const std::vector<bool>& claimed) {
     if (!payload.present()) return;
     for (const ir::PayloadMetaEntry& entry : payload.source().config().config()) {
       if (claimed[static_cast<std::size_t>(payload.entry_id(entry.key()))]) continue;
+      if (is_alias_of_declared(entry.key())) continue;
       emit(sink_, info_, index_.name(),
            fmt::format("{} entry `{}` matches no input spec of the program", payload.label(),
                        entry.key()))

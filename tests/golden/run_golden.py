@@ -10,6 +10,7 @@ Each PATH is a golden file or a folder searched recursively. A golden file is an
   # expect: none                      the file must produce no finding (also the default
                                       for a file without any expect line)
   # ignore-rules: NAME, NAME          findings of these rules are not compared
+  # extend-select: NAME, NAME         also run these (opt-in) rules: --extend-select
 
 RULE is a rule name or ID. LOCATION is the finding's most specific location, the first
 present of: input_specs[i], output_specs[i], node:NAME, value:NAME, state:FQN,
@@ -25,6 +26,7 @@ import sys
 
 EXPECT = "# expect:"
 IGNORE = "# ignore-rules:"
+EXTEND = "# extend-select:"
 
 
 def location_key(finding):
@@ -45,14 +47,17 @@ def location_key(finding):
 
 
 def read_expectations(path):
-    """Returns (expected Counter of (severity, rule, location), ignored rule set), or raises."""
+    """Returns (expected Counter of (severity, rule, location), ignored rule set, extra
+    selected rules), or raises."""
     source = path + ".expect" if os.path.exists(path + ".expect") else path
-    expected, ignored = collections.Counter(), set()
+    expected, ignored, extend = collections.Counter(), set(), []
     with open(source, encoding="utf-8", errors="replace") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
             if line.startswith(IGNORE):
                 ignored |= {r.strip() for r in line[len(IGNORE):].split(",") if r.strip()}
+            elif line.startswith(EXTEND):
+                extend += [r.strip() for r in line[len(EXTEND):].split(",") if r.strip()]
             elif line.startswith(EXPECT):
                 fields = line[len(EXPECT):].split()
                 if fields == ["none"]:
@@ -60,12 +65,14 @@ def read_expectations(path):
                 if len(fields) != 3:
                     raise ValueError(f"{source}:{number}: want '# expect: SEVERITY RULE LOCATION'")
                 expected[tuple(fields)] += 1
-    return expected, ignored
+    return expected, ignored, extend
 
 
-def actual_findings(tool, path, ignored):
-    run = subprocess.run([tool, "check", "--format", "json", path], capture_output=True,
-                         timeout=60)
+def actual_findings(tool, path, ignored, extend):
+    command = [tool, "check", "--no-config", "--format", "json", path]
+    if extend:
+        command += ["--extend-select", ",".join(extend)]
+    run = subprocess.run(command, capture_output=True, timeout=60)
     try:
         report = json.loads(run.stdout)
     except ValueError:
@@ -86,8 +93,8 @@ def actual_findings(tool, path, ignored):
 
 
 def check_file(tool, path):
-    expected, ignored = read_expectations(path)
-    found, aliases = actual_findings(tool, path, ignored)
+    expected, ignored, extend = read_expectations(path)
+    found, aliases = actual_findings(tool, path, ignored, extend)
     expected = collections.Counter({aliases.get(k, k): n for k, n in expected.items()})
     problems = []
     for key, n in (expected - found).items():

@@ -50,6 +50,14 @@ strict = true
   EXPECT_EQ(std::get<std::vector<std::string>>(options.at("allow")).size(), 2u);
 }
 
+TEST_F(ConfigParser, ExtendSelectAddsOptInRules) {
+  ASSERT_TRUE(parse("extend-select = [\"state-is-used\"]\n")) << error_;
+  EXPECT_EQ(config_.extend_select, (std::vector<std::string>{"state-is-used"}));
+  EXPECT_FALSE(config_.select);
+  EXPECT_FALSE(parse("extend-select = [\"state-is-usd\"]\n"));
+  EXPECT_NE(error_.find("did you mean 'state-is-used'"), std::string::npos) << error_;
+}
+
 TEST_F(ConfigParser, UnknownKeySuggestsTheClosest) {
   EXPECT_FALSE(parse("selct = [\"PT2\"]\n"));
   EXPECT_NE(error_.find(".pt2lint.toml:1:"), std::string::npos) << error_;

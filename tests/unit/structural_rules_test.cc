@@ -256,13 +256,24 @@ TEST(StateDictMismatch, PlacementOfStateKinds) {
   signature_of(program).mutable_input_specs(1)->mutable_buffer()->set_persistent(false);
   ir::PayloadMetaEntry* extra = program.mutable_weights()->mutable_config()->add_config();
   extra->set_key("stale.weight");
-  extra->mutable_value()->set_path_name("weight_0");
+  extra->mutable_value()->set_path_name("weight_7");  // a record of its own: no alias
   std::vector<Finding> findings = run_rules(program, "state-dict-mismatch");
   ASSERT_EQ(findings.size(), 2u) << dump(findings);
   EXPECT_EQ(findings[0].severity, Severity::kError);
   EXPECT_NE(findings[0].message.find("non-persistent buffer `stats.count`"), std::string::npos);
   EXPECT_EQ(findings[1].severity, Severity::kWarning);
   EXPECT_EQ(findings[1].state_fqn, "stale.weight");
+}
+
+// Tied weights exported with strict=True: one input spec lifts `lin.weight`, and the weights
+// config also lists `head.weight` on the same record. That entry is the lifted tensor.
+TEST(StateDictMismatch, TiedEntryOnTheRecordOfLiftedStateIsAccepted) {
+  ir::Program program = parse(kCounter);
+  ir::PayloadMetaEntry* tied = program.mutable_weights()->mutable_config()->add_config();
+  tied->set_key("head.weight");
+  tied->mutable_value()->set_path_name("weight_0");
+  tied->mutable_value()->set_is_param(true);
+  EXPECT_TRUE(run_rules(program, "state-dict-mismatch").empty());
 }
 
 TEST(StateDictMismatch, SkippedStateGivesOneNoteOnlyForLegacyZips) {

@@ -34,6 +34,7 @@ struct CheckOptions {
   std::string stdin_filename;  // the name `-` (standard input) goes by in findings and config
   std::string format = "text";
   std::vector<std::string> select;
+  std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
   std::string output;
   unsigned jobs = 0;
@@ -98,7 +99,8 @@ class FilterResolver {
         return false;
       }
       RuleFilter filter;
-      if (!build_rule_filter(config, {options_.select, options_.ignore}, registry_, filter, error)) {
+      const CommandLineSelection cli{options_.select, options_.ignore, options_.extend_select};
+      if (!build_rule_filter(config, cli, registry_, filter, error)) {
         usage_error(error);
         return false;
       }
@@ -344,6 +346,9 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--format", check.format, "output format")
       ->check(CLI::IsMember(renderer_names()));
   cmd->add_option("--select", check.select, "only these rules (ID, ID prefix or name)")
+      ->delimiter(',');
+  cmd->add_option("--extend-select", check.extend_select,
+                  "also run these rules, e.g. opt-in ones (ID, ID prefix or name)")
       ->delimiter(',');
   cmd->add_option("--ignore", check.ignore, "skip these rules (ID, ID prefix or name)")
       ->delimiter(',');

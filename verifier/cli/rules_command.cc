@@ -12,9 +12,12 @@ namespace pt2lint {
 Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry) {
   CLI::App* cmd = app.add_subcommand("rules", "list every rule");
   return {cmd, [&registry] {
+            // The fourth column: `on` runs by default; `opt-in` only when --select,
+            // --extend-select or the config names it (ID, prefix or name).
             for (const RuleInfo* info : registry.all()) {
-              std::cout << fmt::format("{:<6} {:<38} {:<8} {}\n", info->id, info->name,
-                                       severity_name(info->default_severity), info->summary);
+              std::cout << fmt::format("{:<6} {:<38} {:<8} {:<6} {}\n", info->id, info->name,
+                                       severity_name(info->default_severity),
+                                       info->default_enabled ? "on" : "opt-in", info->summary);
             }
             return kExitClean;
           }};
@@ -33,7 +36,8 @@ Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry) {
               return kExitUsage;
             }
             std::cout << info->id << ' ' << info->name << " (default severity: "
-                      << severity_name(info->default_severity) << ")\n"
+                      << severity_name(info->default_severity)
+                      << (info->default_enabled ? "" : "; opt-in: runs only when selected") << ")\n"
                       << info->summary << "\n\n";
             std::string_view page = rule_doc_page(info->name);
             if (!page.empty()) std::cout << page << '\n';

@@ -25,7 +25,8 @@ struct PerFileIgnore {
 struct Config {
   std::filesystem::path file;      // where it was read from; empty for built-in defaults
   std::filesystem::path base_dir;  // the folder per-file-ignores patterns are relative to
-  std::optional<std::vector<std::string>> select;  // unset: every rule
+  std::optional<std::vector<std::string>> select;  // unset: every default-on rule
+  std::vector<std::string> extend_select;  // added to `select` (or to the default-on rules)
   std::vector<std::string> ignore;
   std::vector<std::pair<std::string, Severity>> severity;  // rule -> severity, as written
   std::vector<PerFileIgnore> per_file_ignores;

@@ -18,6 +18,8 @@ bool resolve(const RuleRegistry& registry, const std::string& selector,
 bool build_rule_filter(const Config& config, const CommandLineSelection& cli,
                        const RuleRegistry& registry, RuleFilter& filter, std::string& error) {
   std::vector<const RuleInfo*> rules;
+  for (const RuleInfo* info : registry.all())
+    if (!info->default_enabled) filter.mark_opt_in(*info);
   const std::vector<std::string>* select = nullptr;
   if (!cli.select.empty()) select = &cli.select;
   else if (config.select) select = &*config.select;
@@ -28,6 +30,12 @@ bool build_rule_filter(const Config& config, const CommandLineSelection& cli,
     }
     // `select = []` in a config means "no rule", not "every rule".
     if (select->empty()) filter.select_none();
+  }
+  for (const auto* extends : {&config.extend_select, &cli.extend_select}) {
+    for (const std::string& selector : *extends) {
+      if (!resolve(registry, selector, rules, error)) return false;
+      for (const RuleInfo* info : rules) filter.extend_select(*info);
+    }
   }
   for (const auto* ignores : {&config.ignore, &cli.ignore}) {
     for (const std::string& selector : *ignores) {

@@ -13,6 +13,7 @@ namespace pt2lint {
 struct CommandLineSelection {
   std::vector<std::string> select;  // replaces the config's `select` when not empty
   std::vector<std::string> ignore;  // adds to the config's `ignore`
+  std::vector<std::string> extend_select;  // adds to the config's `extend-select`
 };
 
 // Precedence, lowest first: the config's select/ignore/severity/per-file-ignores, then the

@@ -144,6 +144,8 @@ bool Parser::parse(const toml::table& settings) {
     if (name == "select") {
       config_.select.emplace();
       ok = string_list(value, name, *config_.select);
+    } else if (name == "extend-select") {
+      ok = string_list(value, name, config_.extend_select);
     } else if (name == "ignore") {
       ok = string_list(value, name, config_.ignore);
     } else if (name == "severity") {

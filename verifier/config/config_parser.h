@@ -11,8 +11,8 @@
 namespace pt2lint {
 
 // The top-level keys a config may hold, for "did you mean" and the docs.
-inline constexpr std::string_view kConfigKeys[] = {"select", "ignore", "severity", "op-schemas",
-                                                   "per-file-ignores", "rules"};
+inline constexpr std::string_view kConfigKeys[] = {"select", "extend-select", "ignore", "severity",
+                                                   "op-schemas", "per-file-ignores", "rules"};
 
 // Parses `text` as the config file `file` (whose name decides the layout). Every rule it
 // names must exist in `registry`. On failure returns false with `error` in the form

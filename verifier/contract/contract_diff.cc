@@ -157,6 +157,13 @@ class ContractDiff {
         compare(b, *it->second.front(), expected);
         continue;
       }
+      // The same storage written back under another of its names (tied weights, one tensor
+      // registered twice): the write is kept.
+      if (const WritePromise* same = write_to_alias(b, after_by_target, matched)) {
+        matched[same->target] = true;
+        compare(b, *same, same->target);
+        continue;
+      }
       if (expected != b.target && after_by_target.count(b.target) != 0) {
         matched[b.target] = true;
         const WritePromise& a = *after_by_target[b.target].front();
@@ -229,6 +236,30 @@ class ContractDiff {
     return states;
   }
 
+  // A write of `after_by_target` not matched yet whose target shares storage with b's,
+  // according to either program; nullptr when none.
+  static const WritePromise* write_to_alias(
+      const WritePromise& b, const std::map<std::string, std::vector<const WritePromise*>>& after_by_target,
+      std::map<std::string, bool>& matched) {
+    for (const auto& [target, list] : after_by_target) {
+      if (matched[target]) continue;
+      const WritePromise& a = *list.front();
+      auto names = [](const WritePromise& w, const std::string& name) {
+        return std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+      };
+      if (names(b, target) || names(a, b.target)) return &a;
+    }
+    return nullptr;
+  }
+
+  // Whether `name` is a name of the storage that writes `a` and `b` (matched) write.
+  static bool names_storage(const WritePromise& a, const WritePromise& b, const std::string& name) {
+    auto in = [&name](const WritePromise& w) {
+      return name == w.target || std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+    };
+    return in(a) || in(b);
+  }
+
   static void locate(InFlightFinding& f, const WritePromise& w) {
     if (w.output_spec >= 0) f.at_output_spec(w.output_spec);
     if (!w.value_name.empty()) f.at_value(w.value_name);
@@ -238,7 +269,8 @@ class ContractDiff {
   void compare(const WritePromise& b, const WritePromise& a, const std::string& target) {
     // A state updated in place is expected to be updated under whatever name it was matched.
     const std::string expected_base = b.base.empty() ? "" : b.base == b.target ? target : mapped(renames_, b.base);
-    if (!a.base.empty() && !expected_base.empty() && a.base != expected_base) {
+    if (!a.base.empty() && !expected_base.empty() && a.base != expected_base &&
+        !(names_storage(a, b, a.base) && names_storage(a, b, expected_base))) {
       if (rename_key(a.base) == rename_key(expected_base)) {
         auto f = report(kWriteBackTargetRenamed,
                         fmt::format("the value written back to `{}` updates `{}`, which is `{}` renamed without a mapping",

@@ -35,7 +35,10 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
       out << fmt::format("    [{}] {}\n", i, c.user_outputs[i].value.text());
     out << fmt::format("  written state ({}):\n", c.writes.size());
     for (const WritePromise& w : c.writes) {
-      out << fmt::format("    {} `{}` {}: written back {}, {}\n", kind_words(w.kind), w.target,
+      std::string also;
+      for (const std::string& alias : w.aliases) also += (also.empty() ? " (also named `" : "`, `") + alias;
+      if (!also.empty()) also += "`)";
+      out << fmt::format("    {} `{}`{} {}: written back {}, {}\n", kind_words(w.kind), w.target, also,
                          w.state.kind.empty() ? "(does not resolve)" : w.state.text(),
                          w.base.empty() ? "a value of unknown origin" : fmt::format("an update of `{}`", w.base),
                          w.value.text());
@@ -81,6 +84,11 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
       w.base.empty() ? json.null() : json.value(w.base);
       facts_fields(json, w.value);
       json.end_object();
+      if (!w.aliases.empty()) {  // additive: only for state with other names
+        json.key("aliases").begin_array();
+        for (const std::string& alias : w.aliases) json.value(alias);
+        json.end_array();
+      }
       json.end_object();
     }
     json.end_array();

@@ -7,6 +7,7 @@
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/dataflow/tensor_meta_text.h"
 #include "verifier/program_index.h"
+#include "verifier/state/state_storage.h"
 
 namespace pt2lint {
 namespace {
@@ -180,6 +181,11 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     PossibleWritePromise possible{std::string(state.target), std::string(state.kind), {}};
     for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
     contract.possible_writes.push_back(std::move(possible));
+  }
+  for (WritePromise& write : contract.writes) {
+    if (write.kind == "user_input") continue;
+    for (std::string_view alias : index.storage().aliases_of(write.target))
+      write.aliases.emplace_back(alias);
   }
   return contract;
 }

@@ -39,6 +39,9 @@ struct WritePromise {
   std::string base;     // the state the written value is an update of; "" for a full
                         // overwrite or an unknown origin
   ValueFacts value;     // shape and dtype of the value written back
+  // The other names of the written storage (verifier/state/state_storage.h): every one of
+  // them sees the write. `diff` matches a write under any of these names.
+  std::vector<std::string> aliases;
   // The promise only: where it comes from does not count.
   bool operator==(const WritePromise& other) const {
     return target == other.target && kind == other.kind && state == other.state &&
