@@ -57,7 +57,7 @@ TEST(SubgraphCalls, EveryHigherOrderOpOfTheRealProgramsBindsItsSubgraphs) {
       ops.insert(std::string(call.op));
     }
   }
-  EXPECT_EQ(ops, (std::set<std::string>{"associative_scan", "cond", "flex_attention", "map_impl", "scan",
+  EXPECT_EQ(ops, (std::set<std::string>{"associative_scan", "cond", "flex_attention", "invoke_subgraph", "map_impl", "scan",
                                         "while_loop", "wrap_with_autocast", "wrap_with_set_grad_enabled"}));
 }
 

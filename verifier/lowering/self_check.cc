@@ -9,7 +9,7 @@
 
 namespace pt2lint::lowering {
 
-std::string self_check(const ir::Program& lowered) {
+std::string self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas) {
   const std::vector<std::string> writers =
       dataflow::mutating_nodes_anywhere(lowered.program().graph_module().graph());
   if (!writers.empty()) {
@@ -18,7 +18,7 @@ std::string self_check(const ir::Program& lowered) {
   }
   RuleRegistry registry;
   register_all_rules(registry);
-  const Engine engine(registry, RuleFilter{});
+  const Engine engine(registry, RuleFilter{}, OpKnowledge{schemas, false});
   CollectingSink sink;
   engine.check_program(lowered, sink);
   for (const Finding& finding : sink.findings()) {

@@ -8,9 +8,14 @@
 
 #include "program.pb.h"
 
+namespace pt2lint::opschema {
+class SchemaCatalog;
+}
+
 namespace pt2lint::lowering {
 
-// "" when `lowered` passes; else the first problem, naming the node or the finding.
-std::string self_check(const ir::Program& lowered);
+// "" when `lowered` passes; else the first problem, naming the node or the finding. `schemas`
+// are the custom op schemas the lowering used (--op-schemas), or nullptr.
+std::string self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas = nullptr);
 
 }  // namespace pt2lint::lowering
