@@ -127,6 +127,34 @@ class Checker:
             if code != 0 or [f for f in findings if f["name"] not in ALLOWED_ON_CLEAN] or result.returncode != 0:
                 self.fail(f"{path}: not clean, or its diff against {aten} is not empty")
 
+        # A bundled schema (ExecuTorch's llama::update_cache) needs no --op-schemas.
+        golden = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden", "dataflow",
+                              "unknown-op-may-write-state", "good_bundled_executorch_update_cache.textproto")
+        lowered = os.path.join(self.work, "executorch_update_cache.lowered.textproto")
+        result = run(self.pt2lint, "lower", golden, "-o", lowered, "--format", "textproto")
+        if result.returncode != 0:
+            self.fail(f"lower of the bundled-schema program exits {result.returncode}: {result.stderr}")
+        else:
+            code, findings, programs = check_json(self.pt2lint, lowered)
+            if code != 0 or findings or state_set(programs, "mutations") != [("buffer", "k_cache")]:
+                self.fail(f"the lowered bundled-schema program: exit {code}, {findings}, {programs}")
+
+        # A custom op writing a view of state: the write is carried back to the base.
+        here = os.path.dirname(os.path.abspath(__file__))
+        view, schemas = os.path.join(here, "view_write.textproto"), os.path.join(here, "view_write_schemas.txt")
+        lowered = os.path.join(self.work, "view_write.lowered.textproto")
+        result = run(self.pt2lint, "lower", view, "-o", lowered, "--format", "textproto", "--op-schemas", schemas)
+        if result.returncode != 0:
+            self.fail(f"lower of view_write.textproto exits {result.returncode}: {result.stderr}")
+        else:
+            code, findings, programs = check_json(self.pt2lint, lowered)
+            text = open(lowered).read()
+            if code != 0 or findings or state_set(programs, "mutations") != [("buffer", "cache")] or \
+                    "auto_functionalized_v2" not in text or "slice_scatter" not in text:
+                self.fail(f"view_write lowered: exit {code}, {findings}, {programs}")
+            if run(self.pt2lint, "diff", view, lowered, "--op-schemas", schemas).returncode != 0:
+                self.fail("view_write: diff TRAINING lowered is not clean")
+
     def without_schemas(self):
         pairs = self.clean_pairs()
         for case, training, aten in pairs:

@@ -15,6 +15,7 @@
 
 #include "reports/renderer.h"
 #include "verifier/baseline/baseline.h"
+#include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/rule_docs.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/config/config_discovery.h"
@@ -109,17 +110,9 @@ class FilterResolver {
 
   // --op-schemas files, then the config's `op-schemas`; a bad line is a usage error.
   bool load_op_schemas(const std::filesystem::path& config_file, const Config& config) {
-    opschema::SchemaCatalog& catalog = catalogs_[config_file];
-    std::vector<std::filesystem::path> paths(options_.op_schemas.begin(), options_.op_schemas.end());
-    paths.insert(paths.end(), config.op_schemas.begin(), config.op_schemas.end());
-    bool ok = true;
-    for (const std::filesystem::path& path : paths) {
-      for (const std::string& problem : catalog.add_file(path)) {
-        usage_error(problem);
-        ok = false;
-      }
-    }
-    return ok;
+    std::vector<std::string> files = options_.op_schemas;
+    for (const std::filesystem::path& path : config.op_schemas) files.push_back(path.string());
+    return load_op_schema_files(files, catalogs_[config_file]);
   }
 
  public:
@@ -338,8 +331,7 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_flag("-v,--verbose", check.verbose,
                 "also list the ops pt2lint has no schema for (treated conservatively)");
   cmd->add_flag("--statistics", check.statistics, "print finding counts per rule");
-  cmd->add_option("--op-schemas", check.op_schemas,
-                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
+  add_op_schemas_option(*cmd, check.op_schemas);
   cmd->add_flag("--unknown-ops-parameters", check.unknown_ops_parameters,
                 "also report parameters passed to ops of unknown schema (PT310)");
   cmd->add_flag("-q,--quiet", check.quiet,

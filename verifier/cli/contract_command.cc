@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
+#include "verifier/program_index.h"
 #include "verifier/contract/contract_report.h"
 #include "verifier/contract/loaded_programs.h"
 
@@ -14,6 +16,7 @@ namespace {
 struct ContractOptions {
   std::string path;
   std::string format = "text";
+  std::vector<std::string> op_schemas;
 };
 
 int run_contract(const ContractOptions& options) {
@@ -27,8 +30,11 @@ int run_contract(const ContractOptions& options) {
     std::cerr << fmt::format("pt2lint: error: '{}' has no readable program\n", options.path);
     return kExitFindings;
   }
+  opschema::SchemaCatalog schemas;
+  if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   std::vector<ProgramContract> contracts;
-  for (const ir::Program& program : loaded.programs) contracts.push_back(derive_contract(program));
+  for (const ir::Program& program : loaded.programs)
+    contracts.push_back(derive_contract(program, OpKnowledge{&schemas, false}));
   if (options.format == "json") {
     print_contracts_json(contracts, std::cout);
   } else {
@@ -44,6 +50,7 @@ Subcommand add_contract_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("contract", "print the mutation contract of each program in a file");
   cmd->add_option("path", options->path, "a .pt2, program .json or .textproto file")->required();
   cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [options] { return run_contract(*options); }};
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "reports/renderer.h"
+#include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/contract/contract_diff.h"
 #include "verifier/contract/contract_rules.h"
@@ -35,13 +36,7 @@ struct DiffOptions {
 // custom ops write. False (after printing why) on a bad schema file.
 bool build_op_schemas(const DiffOptions& options, const LoadedPrograms& before, const LoadedPrograms& after,
                       opschema::SchemaCatalog& catalog, std::ostream& out) {
-  bool ok = true;
-  for (const std::string& path : options.op_schemas) {
-    for (const std::string& problem : catalog.add_file(path)) {
-      std::cerr << "pt2lint: error: " << problem << '\n';
-      ok = false;
-    }
-  }
+  const bool ok = load_op_schema_files(options.op_schemas, catalog);
   auto learn = [&](const LoadedPrograms& side, const LoadedPrograms& twin, const std::string& twin_path) {
     for (const LearnedSchema& learned : learn_schemas(side.programs, twin.programs, &catalog)) {
       std::string written;
@@ -151,8 +146,7 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--rename", options->rename,
                   "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
-  cmd->add_option("--op-schemas", options->op_schemas,
-                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
+  add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};
 }
 

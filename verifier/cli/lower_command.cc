@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/contract/loaded_programs.h"
 #include "verifier/lowering/functionalize.h"
@@ -59,14 +60,7 @@ int run_lower(const LowerOptions& options) {
     return kExitFindings;
   }
   opschema::SchemaCatalog schemas;
-  for (const std::string& path : options.op_schemas) {
-    bool bad = false;
-    for (const std::string& problem : schemas.add_file(path)) {
-      std::cerr << "pt2lint: error: " << problem << '\n';
-      bad = true;
-    }
-    if (bad) return kExitUsage;
-  }
+  if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   bool renamed = false;
   for (ir::Program& program : loaded.programs) {
     if (const std::string why = unknown_op_writes(program, schemas, options.input); !why.empty()) {
@@ -121,8 +115,7 @@ Subcommand add_lower_command(CLI::App& app) {
   cmd->add_flag("--rename-nested", options->rename_nested,
                 "rename dotted buffer FQNs to lifted_buf_* (as backends do) and record the mapping");
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
-  cmd->add_option("--op-schemas", options->op_schemas,
-                  "file of custom op schemas, one per line (`mylib::f(Tensor(a!) x) -> ()`); repeatable");
+  add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [options] { return run_lower(*options); }};
 }
 

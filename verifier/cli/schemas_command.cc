@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/contract/loaded_programs.h"
 #include "verifier/opschema/schema_catalog.h"
@@ -21,12 +22,7 @@ struct SchemasOptions {
 
 int run_schemas(const SchemasOptions& options) {
   opschema::SchemaCatalog known;
-  for (const std::string& path : options.op_schemas) {
-    for (const std::string& problem : known.add_file(path)) {
-      std::cerr << "pt2lint: error: " << problem << '\n';
-      return kExitUsage;
-    }
-  }
+  if (!load_op_schema_files(options.op_schemas, known)) return kExitUsage;
   LoadedPrograms loaded = load_programs(options.missing);
   if (!loaded.readable) {
     std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.missing, loaded.error);
@@ -62,7 +58,7 @@ Subcommand add_schemas_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("schemas", "op schemas: list the ops of a program with no known schema");
   cmd->add_option("--missing", options->missing, "print a template line per op of FILE with no known schema")
       ->required();
-  cmd->add_option("--op-schemas", options->op_schemas, "schemas already known (as for check); repeatable");
+  add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [options] { return run_schemas(*options); }};
 }
 

@@ -40,6 +40,11 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
                          w.base.empty() ? "a value of unknown origin" : fmt::format("an update of `{}`", w.base),
                          w.value.text());
     }
+    for (const PossibleWritePromise& p : c.possible_writes) {
+      std::string ops;
+      for (const std::string& op : p.ops) ops += (ops.empty() ? "`" : ", `") + op + "`";
+      out << fmt::format("    {} `{}`: may be written by {} (schema unknown)\n", kind_words(p.kind), p.target, ops);
+    }
   }
 }
 
@@ -77,6 +82,14 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
       facts_fields(json, w.value);
       json.end_object();
       json.end_object();
+    }
+    json.end_array();
+    json.key("possible_writes").begin_array();  // additive: state ops of unknown schema may write
+    for (const PossibleWritePromise& p : c.possible_writes) {
+      json.begin_object().field("target", p.target).field("kind", p.kind);
+      json.key("ops").begin_array();
+      for (const std::string& op : p.ops) json.value(op);
+      json.end_array().end_object();
     }
     json.end_array();
     json.end_object();

@@ -18,12 +18,6 @@ const ir::Argument* named_input(const ir::Node& node, std::string_view name) {
   return nullptr;
 }
 
-std::string_view mutable_op(const ir::Node& node) {
-  for (const ir::NamedArgument& input : node.inputs())
-    if (input.arg().has_as_operator()) return input.arg().as_operator();
-  return {};
-}
-
 // Tensor output names in order; a list output contributes each element.
 void output_tensors(const ir::Argument& out, std::vector<std::string_view>& names) {
   if (out.has_as_tensor()) names.push_back(out.as_tensor().name());
@@ -133,13 +127,20 @@ AutoFunctionalizedVersion auto_functionalized_version(std::string_view target) {
   return AutoFunctionalizedVersion::kNone;
 }
 
+std::string_view auto_functionalized_op(const ir::Node& node) {
+  if (auto_functionalized_version(node.target()) == AutoFunctionalizedVersion::kNone) return {};
+  for (const ir::NamedArgument& input : node.inputs())
+    if (input.arg().has_as_operator()) return input.arg().as_operator();
+  return {};
+}
+
 std::optional<AutoFunctionalizedCall> decode_auto_functionalized(const ir::Node& node,
                                                                  const opschema::SchemaCatalog* schemas,
                                                                  std::string* why) {
   AutoFunctionalizedCall call;
   call.version = auto_functionalized_version(node.target());
   if (call.version == AutoFunctionalizedVersion::kNone) return std::nullopt;
-  call.op_target = mutable_op(node);
+  call.op_target = auto_functionalized_op(node);
   if (call.op_target.empty()) {
     if (why) *why = "it names no `_mutable_op`";
     return std::nullopt;

@@ -37,6 +37,8 @@ namespace dataflow {
 enum class AutoFunctionalizedVersion { kNone, kV1, kV2 };
 
 AutoFunctionalizedVersion auto_functionalized_version(std::string_view target);
+// The `_mutable_op` an auto_functionalized node calls ("torch.ops.mylib.f.default"), or "".
+std::string_view auto_functionalized_op(const ir::Node& node);
 
 // How a written argument reaches its base in v2.
 struct WrittenArgument {

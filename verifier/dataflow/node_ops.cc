@@ -15,9 +15,7 @@ namespace {
 OpFacts facts_for(std::string_view target, const opschema::SchemaCatalog* schemas) {
   OpFacts facts;
   if (auto name = opschema::parse_serialized_target(target)) {
-    opschema::SchemaLookup found = opschema::lookup_schema(*name, schemas);
-    facts.schema = found.schema;
-    facts.schema_source = found.source;
+    facts.schema = opschema::lookup_schema(*name, schemas).schema;
     facts.custom_op = !facts.schema;
   }
   // Its outputs are the new values of the bases it updates (auto_functionalized.h).

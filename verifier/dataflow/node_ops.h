@@ -19,7 +19,6 @@ namespace dataflow {
 
 struct OpFacts {
   std::optional<opschema::OpSchema> schema;  // nullopt: not in the table nor a catalog
-  std::string_view schema_source;  // "" for the ATen table, else where the schema was declared
   bool custom_op = false;    // a `torch.ops.NS.OP.OVERLOAD` target with no known schema
   bool may_write = false;   // declares `(a!)` or has an entry in undeclared_writes()
   bool may_update = false;  // some output can be an update step (see ValueTracer)

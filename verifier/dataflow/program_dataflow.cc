@@ -44,6 +44,11 @@ std::string_view ProgramDataflow::short_target(int node) const {
 }
 
 std::string ProgramDataflow::describe_node(int node) const {
+  // auto_functionalized(_v2) stands for a custom op: name it (auto_functionalized.h).
+  if (std::string_view op = auto_functionalized_op(index_.graph().nodes(node)); !op.empty()) {
+    if (op.starts_with("torch.ops.")) op.remove_prefix(10);
+    return fmt::format("node `{}` ({} of {})", index_.node_name(node), short_target(node), op);
+  }
   return fmt::format("node `{}` ({})", index_.node_name(node), short_target(node));
 }
 

@@ -106,6 +106,12 @@ class SchemaParser {
   // parenthesized parameters (`Dict(str, Tensor)`, `Future(t)`), or a tuple `(int, int)`;
   // then any of `(alias)`, `?`, `[]`, `[N]`.
   ParsedType parse_type() {
+    // Types nest (`Dict(str, (int, Tensor))`); a hostile line must not exhaust the stack.
+    if (++depth_ > kMaxDepth) fail("types nest too deeply");
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     ParsedType type;
     skip_space();
     if (peek() == '(') {
@@ -290,8 +296,10 @@ class SchemaParser {
     out.record_.inplace_twin = kNoTwin;
   }
 
+  static constexpr int kMaxDepth = 32;
   std::string_view text_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
   std::map<std::string, int> numbers_;
 };
 
