@@ -141,6 +141,9 @@ TEST(SchemaCatalog, BundledFilesParseAndAreFoundAfterTheTable) {
   EXPECT_TRUE(found.schema->arguments()[1].writes);  // Tensor(a!) cache
   EXPECT_NE(found.source.find("executorch_llama.txt"), std::string_view::npos);
   EXPECT_TRUE(lookup_schema({"aten::add_", "Tensor"}, nullptr).source.empty());  // the table wins
+  SchemaLookup quantize = lookup_schema({"quantized_decomposed::quantize_per_tensor", ""}, nullptr);
+  ASSERT_TRUE(quantize.schema);
+  EXPECT_FALSE(quantize.schema->is_mutable());  // known, and writing nothing: no PT310
 }
 
 }  // namespace

@@ -70,7 +70,9 @@ std::string lower_to_auto_functionalized_v2(const ir::Node& call, const opschema
     const std::string prefix = fmt::format("_{}", argument.name);
     if (input == nullptr || input->arg().has_as_none() ||
         (input->arg().has_as_optional_tensor() && !input->arg().as_optional_tensor().has_as_tensor())) {
-      if (is_tensor_list(input ? input->arg() : ir::Argument()))
+      const bool list = argument.type == opschema::ValueType::kTensorList ||
+                        argument.type == opschema::ValueType::kOptionalTensorList;
+      if (list)
         add_input(node, prefix + "_length", kKeyword)->mutable_arg()->set_as_none(true);
       else
         add_input(node, prefix + "_base_index", kKeyword)->mutable_arg()->set_as_none(true);
