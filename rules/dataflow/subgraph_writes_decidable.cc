@@ -13,7 +13,8 @@ namespace {
 
 constexpr RuleInfo kInfo{
     "PT311", "subgraph-writes-decidable", Severity::kWarning, RulePhase::kDataflow,
-    "state passed to a higher-order op whose subgraph writes its inputs can be told written or not"};
+    "state is passed to a higher-order op whose subgraph writes its inputs, and pt2lint cannot tell "
+    "which value the write reaches"};
 
 class SubgraphWritesDecidable final : public Rule {
  public:

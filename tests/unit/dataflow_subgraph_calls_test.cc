@@ -13,6 +13,7 @@
 #include "verifier/dataflow/effective_mutations.h"
 #include "verifier/dataflow/program_dataflow.h"
 #include "verifier/dataflow/subgraph_calls.h"
+#include "verifier/lowering/functionalize.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint {
@@ -115,6 +116,37 @@ TEST(SubgraphCalls, AnUnknownOpOrAnUnfittingBindingIsUndecidableNotUnwritten) {
   const dataflow::SubgraphWrites writes2 = dataflow::subgraph_call_writes(index2, flow2.tracer());
   EXPECT_TRUE(writes2.writes.empty());
   EXPECT_EQ(writes2.possible.size(), 1u);
+}
+
+}  // namespace
+}  // namespace pt2lint
+
+namespace pt2lint {
+namespace {
+
+TEST(SubgraphCalls, ACallThatReturnsItsOperandReturnsTheStateItself) {
+  const ir::Program program =
+      load_one(kData / "subgraphs" / "textproto" / "grad_region_output_written_after.textproto");
+  const ProgramIndex index(program);
+  dataflow::ProgramDataflow flow(index);
+  // `getitem`, the region's output, is buffer `steps`: mul_ on it writes `steps`.
+  EXPECT_EQ(flow.state(flow.tracer().alias_root("getitem").placeholder).target, "steps");
+  const auto writes = dataflow::effective_mutations(index, flow.ops(), flow.tracer());
+  ASSERT_EQ(writes.size(), 1u);
+  ASSERT_EQ(writes[0].nodes.size(), 2u);
+  EXPECT_EQ(index.node_name(writes[0].nodes[1]), "mul_");
+
+  // Lowered, the value written back is mul's, computed from the region's new value of steps.
+  ir::Program lowered = program;
+  ASSERT_TRUE(lowering::functionalize(lowered).ok);
+  const ir::GraphModule& module = lowered.program().graph_module();
+  ASSERT_TRUE(module.signature().output_specs(0).has_buffer_mutation());
+  const std::string written = module.signature().output_specs(0).buffer_mutation().arg().name();
+  for (const ir::Node& node : module.graph().nodes()) {
+    if (node.name() != written) continue;
+    EXPECT_EQ(node.target(), "torch.ops.aten.mul.Tensor");
+    EXPECT_NE(node.inputs(0).arg().as_tensor().name(), "getitem");  // the new value, not the stale output
+  }
 }
 
 }  // namespace

@@ -256,6 +256,34 @@ SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& trac
   return out;
 }
 
+std::vector<CallOutputAlias> call_output_aliases(const ir::Node& node) {
+  std::vector<CallOutputAlias> aliases(static_cast<std::size_t>(node.outputs_size()));
+  const SubgraphCall call = bind_subgraph_call(node);
+  if (call.op != "wrap_with_set_grad_enabled" && call.op != "wrap_with_autocast" && call.op != "invoke_subgraph")
+    return aliases;
+  if (call.subgraphs.size() != 1 || !call.subgraphs[0].bound) return aliases;
+  const SubgraphBinding& sub = call.subgraphs[0];
+  ir::Program scope;
+  *scope.mutable_program()->mutable_graph_module()->mutable_graph() = *sub.graph;
+  ProgramIndex index(scope);
+  NodeOps ops(index);
+  ValueTracer tracer(index, ops);
+  const int count = std::min(sub.graph->outputs_size(), node.outputs_size());
+  for (int k = 0; k < count; ++k) {
+    const std::string_view returned = argument_value_name(sub.graph->outputs(k));
+    if (returned.empty()) continue;
+    const int input = tracer.alias_root(returned).placeholder;
+    if (input < 0 || input >= static_cast<int>(sub.inputs.size())) continue;
+    CallOutputAlias& alias = aliases[static_cast<std::size_t>(k)];
+    alias.value = sub.inputs[static_cast<std::size_t>(input)];
+    alias.written = tracer.update_origin(returned).updated;
+    alias.same_tensor = true;
+    for (const TraceStep& step : tracer.chain(returned, /*follow_updates=*/false))
+      alias.same_tensor = alias.same_tensor && (step.kind == StepKind::kInPlace || step.kind == StepKind::kPlaceholder);
+  }
+  return aliases;
+}
+
 bool only_subgraph_calls(const ProgramIndex& index, const std::vector<int>& nodes) {
   const std::vector<int>& calls = index.subgraph_nodes();
   for (int node : nodes)

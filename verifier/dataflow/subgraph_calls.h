@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "verifier/dataflow/call_output_alias.h"
 #include "verifier/dataflow/effective_mutations.h"
 
 namespace pt2lint {
@@ -62,6 +63,10 @@ struct SubgraphWrites {
 // The writes each call node of `index` (index.subgraph_nodes()) makes through its subgraphs,
 // nested calls included, down to a fixed depth (deeper nesting is undecidable).
 SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& tracer, int depth = 0);
+
+// Output k of a call of a grad-mode or autocast region or invoke_subgraph (see
+// call_output_alias.h); an empty `value` means a fresh tensor.
+std::vector<CallOutputAlias> call_output_aliases(const ir::Node& node);
 
 // Whether every one of `nodes` (of index's graph) has a graph argument.
 bool only_subgraph_calls(const ProgramIndex& index, const std::vector<int>& nodes);

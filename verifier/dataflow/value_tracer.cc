@@ -1,6 +1,7 @@
 #include "verifier/dataflow/value_tracer.h"
 
 #include "verifier/dataflow/inplace_provenance.h"
+#include "verifier/dataflow/subgraph_calls.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint::dataflow {
@@ -110,7 +111,10 @@ TraceStep ValueTracer::step(std::string_view value, bool follow_updates) {
     return s;
   }
   const OpSchema* schema = ops_.schema(def->node);
-  if (schema == nullptr) return s;
+  if (schema == nullptr) {
+    if (index_.subgraph_nodes().empty()) return s;
+    return call_output_step(s, index_.graph().nodes(def->node), value);
+  }
   const ir::Node& node = index_.graph().nodes(def->node);
   int slot = output_slot(node, value);
   auto returns = schema->returns();
@@ -163,6 +167,20 @@ TraceStep ValueTracer::step(std::string_view value, bool follow_updates) {
       break;
     }
   }
+  return s;
+}
+
+TraceStep ValueTracer::call_output_step(TraceStep s, const ir::Node& node, std::string_view value) {
+  const int slot = output_slot(node, value);
+  if (slot < 0) return s;
+  // Subgraph calls are rare: their outputs are worked out once per node.
+  auto [it, inserted] = call_aliases_.try_emplace(s.node);
+  if (inserted) it->second = call_output_aliases(node);
+  if (slot >= static_cast<int>(it->second.size())) return s;
+  const CallOutputAlias& alias = it->second[static_cast<std::size_t>(slot)];
+  if (alias.value.empty()) return s;
+  s.kind = alias.written && alias.same_tensor ? StepKind::kInPlace : StepKind::kView;
+  s.next = alias.value;
   return s;
 }
 

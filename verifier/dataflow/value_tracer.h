@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "verifier/dataflow/call_output_alias.h"
 #include "verifier/dataflow/node_ops.h"
 
 namespace pt2lint {
@@ -80,11 +81,15 @@ class ValueTracer {
   // reach a placeholder, so most nodes never have their metadata read.
   bool confirm(const TraceStep& step);
 
+  // A call of a higher-order op that returns (a view of) one of its operands.
+  TraceStep call_output_step(TraceStep s, const ir::Node& node, std::string_view value);
+
   const ProgramIndex& index_;
   NodeOps& ops_;
   std::unordered_map<std::string_view, Trace> alias_memo_;
   std::unordered_map<std::string_view, Trace> update_memo_;
   std::vector<TraceStep> path_;  // scratch, reused by resolve()
+  std::unordered_map<int, std::vector<CallOutputAlias>> call_aliases_;  // by call node
 };
 
 }  // namespace dataflow

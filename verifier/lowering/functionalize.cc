@@ -188,6 +188,11 @@ class Functionalizer {
   // every view between it and its base. `cause` is the writing node, for provenance.
   void write(const std::string& target, const std::string& new_value, const ir::Node& cause) {
     const std::string c = canonical(target);
+    if (call_views_.count(c)) {
+      throw LoweringError{fmt::format(
+          "node '{}' writes '{}', a view of an operand that a higher-order op returned; the reference "
+          "lowering cannot carry the write back through the call", node_name(cause), c)};
+    }
     const auto view = views_.find(c);
     if (view == views_.end()) {
       const int version = ++writes_[c];
@@ -305,6 +310,9 @@ class Functionalizer {
     if (!call.error.empty()) throw LoweringError{call.error};
     nodes_.push_back(std::move(call.node));
     for (const auto& [value, now] : call.writes) write(value, now, node);
+    // An output that is the operand itself reads (and writes) the operand from now on.
+    for (const auto& [out, value] : call.same_as) same_as_[out] = canonical(value);
+    for (const std::string& out : call.view_outputs) call_views_.insert(out);
     rewritten_ += call.rewritten;
   }
 
@@ -738,6 +746,7 @@ class Functionalizer {
   std::unordered_map<std::string, std::string> same_as_;  // in-place output -> what it wrote
   std::unordered_map<std::string, ViewOf> views_;
   std::deque<ir::Node> element_views_;  // stable addresses for ViewOf::node
+  std::unordered_set<std::string> call_views_;  // call outputs that are views of an operand
   std::unordered_map<std::string, int> writes_;  // base -> number of writes so far
   std::unordered_map<std::string, Seen> seen_;
   std::unordered_set<std::string> defined_;

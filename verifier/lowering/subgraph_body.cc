@@ -66,6 +66,16 @@ LoweredCall lower_subgraph_call(const ir::Node& node, const CallerValues& caller
     rewrite_tensor_names(*input.mutable_arg(), caller.read);  // graph arguments are left alone
   const dataflow::SubgraphCall call = dataflow::bind_subgraph_call(node);
   const std::string name = node.has_name() ? node.name() : std::string(call.op);
+  const std::vector<dataflow::CallOutputAlias> aliases = dataflow::call_output_aliases(node);
+  for (std::size_t k = 0; k < aliases.size(); ++k) {
+    const std::string out(single_tensor(node.outputs(static_cast<int>(k))));
+    if (aliases[k].value.empty() || out.empty()) continue;
+    if (aliases[k].same_tensor) {
+      result.same_as.emplace_back(out, std::string(aliases[k].value));
+    } else {
+      result.view_outputs.push_back(out);
+    }
+  }
   for (const dataflow::SubgraphBinding& sub : call.subgraphs) {
     const std::vector<std::string> writers = dataflow::mutating_nodes_anywhere(*sub.graph);
     if (writers.empty()) continue;

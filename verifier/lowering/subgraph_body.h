@@ -35,6 +35,9 @@ struct LoweredCall {
   std::string error;  // why the call cannot be lowered; empty on success
   ir::Node node;      // the call, with functional bodies and reads redirected
   std::vector<std::pair<std::string, std::string>> writes;  // caller value -> its new value
+  // Outputs that are an operand itself (the subgraph returned it): output -> caller value.
+  std::vector<std::pair<std::string, std::string>> same_as;
+  std::vector<std::string> view_outputs;  // outputs that are a view of an operand
   int rewritten = 0;
 };
 
