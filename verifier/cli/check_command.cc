@@ -87,6 +87,9 @@ class FilterResolver {
     return true;
   }
 
+  // The custom op schemas of each file resolve() saw, in the same order.
+  const std::vector<const opschema::SchemaCatalog*>& catalogs() const { return catalog_of_; }
+
  private:
   bool filter_for_config(const std::filesystem::path& config_file,
                          std::vector<const RuleFilter*>& out, std::size_t times) {
@@ -118,12 +121,6 @@ class FilterResolver {
     for (const std::filesystem::path& path : config.op_schemas) files.push_back(path.string());
     return load_op_schema_files(files, catalogs_[config_file]);
   }
-
- public:
-  // The custom op schemas of each file resolve() saw, in the same order.
-  const std::vector<const opschema::SchemaCatalog*>& catalogs() const { return catalog_of_; }
-
- private:
 
   const RuleRegistry& registry_;
   const CheckOptions& options_;
