@@ -16,6 +16,14 @@ inline constexpr RuleInfo kUnsupportedSchemaVersion{
     "PT103", "unsupported-schema-version", Severity::kError, RulePhase::kLoad,
     "the program's schema major version or the archive version is not one pt2lint reads"};
 
+inline constexpr RuleInfo kAotinductorPackage{
+    "PT104", "aotinductor-package", Severity::kNote, RulePhase::kLoad,
+    "the file is a compiled AOTInductor package with no exported program, so nothing was checked"};
+
+inline constexpr RuleInfo kArchiveMembersOverlap{
+    "PT105", "archive-members-overlap", Severity::kWarning, RulePhase::kLoad,
+    "two archive members share bytes, as zip bombs are built; PyTorch still loads the file"};
+
 // The archive version this build understands (schema majors: schema_versions.h).
 inline constexpr const char* kSupportedArchiveVersion = "0";
 

@@ -59,6 +59,50 @@ bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& o
   return true;
 }
 
+std::uint16_t le16(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
+std::uint32_t le32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(le16(p)) | static_cast<std::uint32_t>(le16(p + 2)) << 16;
+}
+std::uint64_t le64(const unsigned char* p) {
+  return static_cast<std::uint64_t>(le32(p)) | static_cast<std::uint64_t>(le32(p + 4)) << 32;
+}
+
+// The local header offset in the central-directory record at `at`: the 32-bit field, or
+// its zip64 extra field when that reads 0xFFFFFFFF. False when no record is there.
+bool read_local_header_offset(ArchiveBytes& bytes, std::uint64_t at, std::uint64_t& offset) {
+  constexpr std::size_t kHeader = 46;
+  unsigned char header[kHeader];
+  if (bytes.read_at(at, reinterpret_cast<char*>(header), kHeader) != kHeader ||
+      le32(header) != 0x02014b50) {
+    return false;
+  }
+  offset = le32(header + 42);
+  if (offset != 0xFFFFFFFFu) return true;
+  const std::uint16_t name_length = le16(header + 28);
+  const std::uint16_t extra_length = le16(header + 30);
+  std::string extra(extra_length, '\0');
+  if (bytes.read_at(at + kHeader + name_length, extra.data(), extra.size()) != extra.size()) {
+    return false;
+  }
+  const auto* p = reinterpret_cast<const unsigned char*>(extra.data());
+  for (std::size_t i = 0; i + 4 <= extra.size();) {
+    const std::uint16_t id = le16(p + i);
+    const std::uint16_t size = le16(p + i + 2);
+    if (i + 4 + size > extra.size()) return false;
+    if (id == 0x0001) {
+      // Present in this order, each only when its 32-bit field is saturated.
+      std::size_t field = i + 4;
+      if (le32(header + 24) == 0xFFFFFFFFu) field += 8;
+      if (le32(header + 20) == 0xFFFFFFFFu) field += 8;
+      if (field + 8 > i + 4 + size) return false;
+      offset = le64(p + field);
+      return true;
+    }
+    i += 4 + size;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string unsafe_member_name_reason(std::string_view name) {
@@ -131,6 +175,7 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
   std::unique_ptr<ZipArchive> archive(new ZipArchive(std::move(handle), archive_size));
   archive->members_.reserve(static_cast<std::size_t>(global.number_entry));
   std::string name(0xFFFF, '\0');  // a name's length is a 16-bit field
+  bool layout_known = true;
   int status = global.number_entry == 0 ? UNZ_END_OF_LIST_OF_FILE : unzGoToFirstFile(zip);
   for (std::uint64_t i = 0; status == UNZ_OK; ++i, status = unzGoToNextFile(zip)) {
     unz_file_info64 info;
@@ -149,6 +194,9 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     m.compressed_size = info.compressed_size;
     m.method = static_cast<std::uint16_t>(info.compression_method);
     m.crc = static_cast<std::uint32_t>(info.crc);
+    layout_known = layout_known && read_local_header_offset(archive->handle_->bytes,
+                                                            m.directory_offset,
+                                                            m.local_header_offset);
     m.is_directory = !m.name.empty() && m.name.back() == '/';
     m.unsafe = unsafe_member_name_reason(m.name);
     if (m.unsafe.empty() && (info.version >> 8) == kUnixHost &&
@@ -166,6 +214,9 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
                         archive->members_.size(), minizip_error(status));
     return nullptr;
   }
+  archive->layout_known_ = layout_known;
+  archive->central_directory_offset_ =
+      archive->members_.empty() ? archive_size : archive->members_.front().directory_offset;
   // After the loop, so the names no longer move.
   std::unordered_map<std::string_view, std::uint64_t> first_index;
   first_index.reserve(archive->members_.size());

@@ -25,6 +25,8 @@ class ZipArchive {
     std::uint64_t compressed_size = 0;
     std::uint16_t method = 0;           // 0 stored, 8 deflated
     std::uint32_t crc = 0;              // CRC-32 of the uncompressed data
+    // Where its local header starts, from its central-directory record (zip64 aware).
+    std::uint64_t local_header_offset = 0;
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
   };
@@ -44,6 +46,11 @@ class ZipArchive {
   // The first safe member with exactly this name, or null.
   const Member* find(std::string_view name) const;
   std::uint64_t archive_size() const { return archive_size_; }
+  // Where the central directory starts. Valid only when layout_known(): each member's
+  // central-directory record was found where minizip said it was (no bytes prepended to
+  // the archive, which would shift every offset).
+  std::uint64_t central_directory_offset() const { return central_directory_offset_; }
+  bool layout_known() const { return layout_known_; }
 
   // Who checks a stored member's CRC-32: read(), or the caller through crc_matches (to
   // overlap it with other work). A deflated member is always checked by its decoder.
@@ -72,6 +79,8 @@ class ZipArchive {
 
   std::unique_ptr<Handle> handle_;
   std::uint64_t archive_size_ = 0;
+  std::uint64_t central_directory_offset_ = 0;
+  bool layout_known_ = false;
   std::vector<Member> members_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "frontends/aoti_package.h"
+#include "frontends/archive_integrity.h"
 #include "frontends/legacy_zip_loader.h"
 #include "frontends/load_rules.h"
 #include "frontends/pt2_archive_loader.h"
@@ -56,8 +58,46 @@ void report_unreadable_member(const ZipArchive::Member& member, std::string_view
                           member.name);
 }
 
+namespace {
+
+// One finding for a damaged archive (false: stop, nothing else can be trusted) and one
+// for overlapping members (loading goes on: PyTorch reads such archives).
+bool report_layout(const ZipArchive& zip, LoadContext& context) {
+  const ArchiveLayoutReport layout = check_archive_layout(zip);
+  const auto others = [](const ArchiveLayoutProblem& p) {
+    return p.members <= 1 ? std::string()
+                          : fmt::format(" ({} more member{} too)", p.members - 1,
+                                        p.members == 2 ? "" : "s");
+  };
+  if (layout.damage.member != nullptr) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive is damaged: member '{}' cannot be read, because {}{}",
+                    layout.damage.member->name, layout.damage.what, others(layout.damage)),
+        layout.damage.member->name, {},
+        "PyTorch's zip reader refuses the archive; pt2lint checked nothing in it. Write the "
+        "file again (torch.export.save) or copy it whole: a truncated or spliced copy "
+        "leaves exactly this");
+    return false;
+  }
+  if (layout.overlap.member != nullptr) {
+    context.reporter.report(
+        kArchiveMembersOverlap, "",
+        fmt::format("archive member '{}' shares bytes with another: {}{}",
+                    layout.overlap.member->name, layout.overlap.what, others(layout.overlap)),
+        layout.overlap.member->name, {},
+        "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
+        "small file expand to gigabytes. PyTorch's reader does not check for it, so the file "
+        "loads; rewrite it with torch.export.save if it did not come from there");
+  }
+  return true;
+}
+
+}  // namespace
+
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
               ProgramOutput& out) {
+  if (!report_layout(zip, context)) return;
   const ZipArchive::Member* first = nullptr;
   for (const auto& m : zip.members()) {
     if (!m.unsafe.empty()) {
@@ -80,8 +120,13 @@ void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& co
 
   // PyTorch takes the root folder from the first member, as PyTorchStreamReader does.
   const auto slash = first->name.find('/');
-  if (slash != std::string::npos) {
-    const std::string root = first->name.substr(0, slash + 1);
+  const std::string root = slash == std::string::npos ? "" : first->name.substr(0, slash + 1);
+  // AOTInductor packages come with and without a root folder.
+  if (report_if_aoti_only(zip, "", file_name, context) ||
+      (!root.empty() && report_if_aoti_only(zip, root, file_name, context))) {
+    return;
+  }
+  if (!root.empty()) {
     if (zip.find(root + "archive_format") != nullptr) {
       load_pt2_archive(zip, root, context, out);
       return;
