@@ -66,6 +66,14 @@ ArchiveLayoutReport check_archive_layout(const ZipArchive& zip) {
     }
     const bool last = i + 1 == by_offset.size();
     const std::uint64_t next = last ? directory : by_offset[i + 1]->local_header_offset;
+    if (!last && next == m.local_header_offset) {
+      // The later entry in directory order is the one added over an existing member.
+      note(report.shared, *by_offset[i + 1],
+           fmt::format("its central-directory entry points at the local header of member '{}' "
+                       "(offset {})",
+                       m.name, next));
+      continue;
+    }
     if (end > next) {
       note(report.overlap, m,
            last ? fmt::format("its data (offset {} to {}) runs into the central directory, "

@@ -17,6 +17,7 @@ struct ArchiveLayoutProblem {
 
 struct ArchiveLayoutReport {
   ArchiveLayoutProblem damage;   // a member outside the file or stored with an unknown method
+  ArchiveLayoutProblem shared;   // two central-directory entries for one local header
   ArchiveLayoutProblem overlap;  // members whose data share bytes (the zip-bomb construction)
 };
 

@@ -20,9 +20,9 @@ inline constexpr RuleInfo kAotinductorPackage{
     "PT104", "aotinductor-package", Severity::kNote, RulePhase::kLoad,
     "the file is a compiled AOTInductor package with no exported program, so nothing was checked"};
 
-inline constexpr RuleInfo kArchiveMembersOverlap{
-    "PT105", "archive-members-overlap", Severity::kWarning, RulePhase::kLoad,
-    "two archive members share bytes, as zip bombs are built; PyTorch still loads the file"};
+inline constexpr RuleInfo kSuspiciousArchiveLayout{
+    "PT105", "suspicious-archive-layout", Severity::kWarning, RulePhase::kLoad,
+    "archive members overlap, or a local header disagrees with the central directory"};
 
 // The archive version this build understands (schema majors: schema_versions.h).
 inline constexpr const char* kSupportedArchiveVersion = "0";

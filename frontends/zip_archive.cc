@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "frontends/archive_bytes.h"
+#include "frontends/zip_local_header.h"
 
 namespace pt2lint {
 
@@ -101,6 +102,42 @@ bool read_local_header_offset(ArchiveBytes& bytes, std::uint64_t at, std::uint64
     i += 4 + size;
   }
   return false;
+}
+
+// Inflates `compressed` bytes of raw deflate at `offset` into out[0, size); returns how many
+// bytes it produced, or sets `error` when the stream is corrupt.
+std::uint64_t inflate_member(ArchiveBytes& bytes, std::uint64_t offset, std::uint64_t compressed,
+                             char* out, std::uint64_t size, std::string& error) {
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
+    error = "zlib cannot be initialised";
+    return 0;
+  }
+  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(compressed, kChunk)), '\0');
+  std::uint64_t read = 0;
+  std::uint64_t done = 0;
+  int status = Z_OK;
+  while (status == Z_OK && done < size && read < compressed) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(compressed - read, kChunk));
+    const std::size_t got = bytes.read_at(offset + read, chunk.data(), want);
+    if (got == 0) break;
+    read += got;
+    z.next_in = reinterpret_cast<Bytef*>(chunk.data());
+    z.avail_in = static_cast<uInt>(got);
+    while (z.avail_in > 0 && done < size && status == Z_OK) {
+      z.next_out = reinterpret_cast<Bytef*>(out + done);
+      z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(size - done, kChunk));
+      const uInt before = z.avail_out;
+      status = inflate(&z, Z_NO_FLUSH);
+      done += before - z.avail_out;
+      if (status == Z_BUF_ERROR) status = Z_OK;  // needs more input
+    }
+  }
+  inflateEnd(&z);
+  if (status != Z_OK && status != Z_STREAM_END) {
+    error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
+  }
+  return done;
 }
 
 }  // namespace
@@ -275,28 +312,20 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
     return false;
   }
   std::uint64_t offset = 0;
-  if (!locate_data(handle_->zip, member, offset, error)) return false;
+  if (!data_offset(member, offset, error)) return false;
   if (!out.allocate(static_cast<std::size_t>(member.size))) {
     error = fmt::format("cannot allocate {} bytes for the member", member.size);
     return false;
   }
   std::uint64_t done = 0;
   if (member.method == kStored) {
-    // Straight from the archive into the caller's buffer: minizip would copy it twice.
+    // Straight from the archive into the caller's buffer.
     done = handle_->bytes.read_at(offset, out.data(), static_cast<std::size_t>(member.size));
   } else {
-    int status = unzOpenCurrentFile(handle_->zip);
-    while (status == UNZ_OK && done < member.size) {
-      const auto want = static_cast<unsigned>(std::min<std::uint64_t>(member.size - done, kChunk));
-      const int n = unzReadCurrentFile(handle_->zip, out.data() + done, want);
-      if (n < 0) status = n;
-      if (n <= 0) break;
-      done += static_cast<std::uint64_t>(n);
-    }
-    if (status == UNZ_OK) status = unzCloseCurrentFile(handle_->zip);
-    if (status != UNZ_OK) {
+    done = inflate_member(handle_->bytes, offset, member.compressed_size, out.data(),
+                          member.size, error);
+    if (!error.empty()) {
       out.shrink(0);
-      error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
       return false;
     }
   }
@@ -306,7 +335,8 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
                         member.size);
     return false;
   }
-  if (crc == Crc::kCheck && member.method == kStored && !crc_matches(member, out.view())) {
+  // A deflated member is checked here always: its CRC-32 is the only check of the decoding.
+  if ((crc == Crc::kCheck || member.method != kStored) && !crc_matches(member, out.view())) {
     out.shrink(0);
     error = std::string(kCorruptMemberError);
     return false;
@@ -314,11 +344,30 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
   return true;
 }
 
+bool ZipArchive::data_offset(const Member& member, std::uint64_t& offset,
+                             std::string& error) const {
+  // Without a known layout (bytes prepended to the archive), minizip finds the data.
+  if (!layout_known_) return locate_data(handle_->zip, member, offset, error);
+  LocalHeader header;
+  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return false;
+  offset = header.data_offset;
+  return true;
+}
+
+std::string ZipArchive::header_disagreement(const Member& member) const {
+  if (!layout_known_) return {};
+  LocalHeader header;
+  std::string error;
+  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return error;
+  return local_header_disagreement(header, member.name, member.method, member.crc,
+                                   member.compressed_size, member.size);
+}
+
 bool ZipArchive::copy_stored_bytes(const Member& member,
                                    const std::function<bool(std::string_view)>& sink,
                                    std::string& error) const {
   std::uint64_t offset = 0;
-  if (!locate_data(handle_->zip, member, offset, error)) return false;
+  if (!data_offset(member, offset, error)) return false;
   std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kChunk)),
                     '\0');
   for (std::uint64_t done = 0; done < member.compressed_size;) {

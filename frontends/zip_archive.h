@@ -61,6 +61,11 @@ class ZipArchive {
   bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, std::string& error,
             Crc crc = Crc::kCheck) const;
 
+  // What in the member's local header disagrees with its central-directory record, or
+  // empty. PyTorch's reader goes by the central directory, as read() does, and loads such a
+  // member (measured with PyTorch 2.11: a different name or CRC-32 in the local header).
+  std::string header_disagreement(const Member& member) const;
+
   // Whether `bytes` have the CRC-32 the central directory declares for `member`.
   static bool crc_matches(const Member& member, std::string_view bytes);
 
@@ -74,6 +79,8 @@ class ZipArchive {
  private:
   struct Handle;
   ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
+  // Where the member's stored bytes start, from its local header.
+  bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
   static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
                                                  std::uint64_t max_members, std::string& error);
 

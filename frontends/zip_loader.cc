@@ -26,6 +26,23 @@ std::string_view trim_space(std::string_view s) {
   return s;
 }
 
+// A member read despite headers that disagree: PyTorch reads it too, by the central directory.
+void report_header_disagreement(const ZipArchive& zip, const ZipArchive::Member& member,
+                                std::string_view program, LoadContext& context) {
+  const std::string disagreement = zip.header_disagreement(member);
+  if (disagreement.empty()) return;
+  context.reporter.report(
+      kSuspiciousArchiveLayout, program,
+      fmt::format("archive member '{}' has a local header that disagrees with the central "
+                  "directory: {}",
+                  member.name, disagreement),
+      member.name, {},
+      "PyTorch's reader (and pt2lint) go by the central directory and load the member (measured "
+      "with PyTorch 2.11); tools that read local headers, such as Python's zipfile, see "
+      "something else or call the archive damaged. torch.export.save never writes this: "
+      "rewrite the file with it");
+}
+
 }  // namespace
 
 bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
@@ -38,6 +55,7 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
                             member.name);
     return false;
   }
+  report_header_disagreement(zip, member, program, context);
   text = trim_space(bytes.view());
   return true;
 }
@@ -46,7 +64,10 @@ bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
                       std::uint64_t max_bytes, std::string_view program, LoadContext& context,
                       PaddedBytes& json, ZipArchive::Crc crc) {
   std::string error;
-  if (zip.read(member, max_bytes, json, error, crc)) return true;
+  if (zip.read(member, max_bytes, json, error, crc)) {
+    report_header_disagreement(zip, member, program, context);
+    return true;
+  }
   report_unreadable_member(member, error, program, context);
   return false;
 }
@@ -80,15 +101,28 @@ bool report_layout(const ZipArchive& zip, LoadContext& context) {
         "leaves exactly this");
     return false;
   }
+  if (layout.shared.member != nullptr) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive is damaged: member '{}' has no bytes of its own, because {}{}",
+                    layout.shared.member->name, layout.shared.what, others(layout.shared)),
+        layout.shared.member->name, {},
+        "one of the two names reads the other member's bytes; torch.export.load refuses such "
+        "an archive (measured with PyTorch 2.11, where the second name was read as text and "
+        "failed to decode); pt2lint checked nothing in it. Write the file again with "
+        "torch.export.save");
+    return false;
+  }
   if (layout.overlap.member != nullptr) {
     context.reporter.report(
-        kArchiveMembersOverlap, "",
+        kSuspiciousArchiveLayout, "",
         fmt::format("archive member '{}' shares bytes with another: {}{}",
                     layout.overlap.member->name, layout.overlap.what, others(layout.overlap)),
         layout.overlap.member->name, {},
         "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
-        "small file expand to gigabytes. PyTorch's reader does not check for it, so the file "
-        "loads; rewrite it with torch.export.save if it did not come from there");
+        "small file expand to gigabytes. PyTorch's zip reader does not check for it, and "
+        "whether the file loads depends on the bytes each member then holds; rewrite it with "
+        "torch.export.save");
   }
   return true;
 }
