@@ -45,7 +45,7 @@ void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_me
   long long minor = 0;
   const bool version_parsed = version_read && parse_version(version, major, minor);
   if (version_parsed && major != kSupportedSchemaMajor) {
-    report_unsupported_schema(context, program, major, minor, false, version_member->name);
+    report_unsupported_schema(context, program, major, minor, false, version_member->name, {});
     return;
   }
 

@@ -15,7 +15,8 @@ std::string version_text(long long major, long long minor, bool integer_form) {
 }  // namespace
 
 void report_unsupported_schema(LoadContext& context, ir::Program& program, long long major,
-                               long long minor, bool integer_form, std::string_view member) {
+                               long long minor, bool integer_form, std::string_view member,
+                               std::string_view json_path) {
   program.clear_program();
   program.set_not_checked(true);
   if (!integer_form) {
@@ -27,7 +28,7 @@ void report_unsupported_schema(LoadContext& context, ir::Program& program, long 
       fmt::format("schema_version {} is not supported: it is written by {}; this build reads {}",
                   version_text(major, minor, integer_form), releases_writing(major, integer_form),
                   supported_schema_text()),
-      member, "schema_version",
+      member, json_path,
       "pt2lint read only the schema version and checked nothing else in this program: its "
       "fields differ from the ones pt2lint knows, so any other finding would be a guess; "
       "re-export it with a PyTorch that writes schema 8");
@@ -37,7 +38,7 @@ void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Progra
   const PeekedSchemaVersion peeked = peek_schema_version(json);
   if (peeked.found && (peeked.integer_form || peeked.major != kSupportedSchemaMajor)) {
     report_unsupported_schema(context, program, peeked.major, peeked.minor, peeked.integer_form,
-                              program.json_path());
+                              program.json_path(), "schema_version");
     return;
   }
   // Findings wait until the version is known: a program of another major gets one finding.
@@ -47,7 +48,7 @@ void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Progra
   const auto& version = program.program().schema_version();
   if (program.program().has_schema_version() && version.major() != kSupportedSchemaMajor) {
     report_unsupported_schema(context, program, version.major(), version.minor(), false,
-                              program.json_path());
+                              program.json_path(), "schema_version");
     return;
   }
   context.reporter.adopt(held);

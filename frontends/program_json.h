@@ -13,9 +13,11 @@ namespace pt2lint {
 // finding and is marked not_checked; nothing else of it is converted or reported.
 void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Program& program);
 
-// That one finding (under `member`), and the program emptied and marked not_checked.
+// That one finding (under `member`, at `json_path` when the version came from the program
+// JSON), and the program emptied and marked not_checked.
 void report_unsupported_schema(LoadContext& context, ir::Program& program, long long major,
-                               long long minor, bool integer_form, std::string_view member);
+                               long long minor, bool integer_form, std::string_view member,
+                               std::string_view json_path);
 
 // Reports unsupported-schema-version when the schema major is not the one this build reads.
 // For textproto programs (tests and bug reports), which are already IR: rules still run.
