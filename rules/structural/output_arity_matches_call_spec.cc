@@ -55,10 +55,10 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
   if (!shape.ok) {
     emit(sink, kInfo, index.name(),
          fmt::format("the root module call signature's out_spec cannot be read: {}", shape.error))
-        .severity(Severity::kWarning)
         .at_json_path(path)
-        .note("ExportedProgram.module() needs out_spec to rebuild the caller's return value, so "
-              "torch fails on it when loading or calling the module")
+        .note("torch.export.load rebuilds every treespec with treespec_loads while it "
+              "deserializes the file (a too-deep out_spec fails there: measured with PyTorch "
+              "2.11), so it refuses an out_spec that does not parse")
         .fix("write out_spec as torch.utils._pytree.treespec_dumps does: "
              "[1, {\"type\": ..., \"context\": ..., \"children_spec\": [...]}]");
     return;
