@@ -68,9 +68,9 @@ ArchiveLayoutReport check_archive_layout(const ZipArchive& zip) {
     const std::uint64_t next = last ? directory : by_offset[i + 1]->local_header_offset;
     if (!last && next == m.local_header_offset) {
       // The later entry in directory order is the one added over an existing member.
-      note(report.shared, *by_offset[i + 1],
+      note(report.damage, *by_offset[i + 1],
            fmt::format("its central-directory entry points at the local header of member '{}' "
-                       "(offset {})",
+                       "(offset {}), so it has no bytes of its own",
                        m.name, next));
       continue;
     }

@@ -16,8 +16,9 @@ struct ArchiveLayoutProblem {
 };
 
 struct ArchiveLayoutReport {
-  ArchiveLayoutProblem damage;   // a member outside the file or stored with an unknown method
-  ArchiveLayoutProblem shared;   // two central-directory entries for one local header
+  // A member outside the file, stored with a method PyTorch does not read, or a second
+  // central-directory entry for another member's local header: PyTorch refuses these.
+  ArchiveLayoutProblem damage;
   ArchiveLayoutProblem overlap;  // members whose data share bytes (the zip-bomb construction)
 };
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "frontends/archive_bytes.h"
+#include "frontends/little_endian.h"
 #include "frontends/zip_local_header.h"
 
 namespace pt2lint {
@@ -60,36 +61,22 @@ bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& o
   return true;
 }
 
-std::uint16_t le16(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
-std::uint32_t le32(const unsigned char* p) {
-  return static_cast<std::uint32_t>(le16(p)) | static_cast<std::uint32_t>(le16(p + 2)) << 16;
-}
-std::uint64_t le64(const unsigned char* p) {
-  return static_cast<std::uint64_t>(le32(p)) | static_cast<std::uint64_t>(le32(p + 4)) << 32;
-}
-
-// The local header offset in the central-directory record at `at`: the 32-bit field, or
+// The local header offset in the central-directory record at `record`: the 32-bit field, or
 // its zip64 extra field when that reads 0xFFFFFFFF. False when no record is there.
-bool read_local_header_offset(ArchiveBytes& bytes, std::uint64_t at, std::uint64_t& offset) {
+bool parse_local_header_offset(std::string_view record, std::uint64_t& offset) {
   constexpr std::size_t kHeader = 46;
-  unsigned char header[kHeader];
-  if (bytes.read_at(at, reinterpret_cast<char*>(header), kHeader) != kHeader ||
-      le32(header) != 0x02014b50) {
-    return false;
-  }
+  const auto* header = reinterpret_cast<const unsigned char*>(record.data());
+  if (record.size() < kHeader || le32(header) != 0x02014b50) return false;
   offset = le32(header + 42);
   if (offset != 0xFFFFFFFFu) return true;
   const std::uint16_t name_length = le16(header + 28);
   const std::uint16_t extra_length = le16(header + 30);
-  std::string extra(extra_length, '\0');
-  if (bytes.read_at(at + kHeader + name_length, extra.data(), extra.size()) != extra.size()) {
-    return false;
-  }
-  const auto* p = reinterpret_cast<const unsigned char*>(extra.data());
-  for (std::size_t i = 0; i + 4 <= extra.size();) {
+  if (record.size() < kHeader + name_length + extra_length) return false;
+  const auto* p = header + kHeader + name_length;
+  for (std::size_t i = 0; i + 4 <= extra_length;) {
     const std::uint16_t id = le16(p + i);
     const std::uint16_t size = le16(p + i + 2);
-    if (i + 4 + size > extra.size()) return false;
+    if (i + 4 + size > extra_length) return false;
     if (id == 0x0001) {
       // Present in this order, each only when its 32-bit field is saturated.
       std::size_t field = i + 4;
@@ -212,7 +199,6 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
   std::unique_ptr<ZipArchive> archive(new ZipArchive(std::move(handle), archive_size));
   archive->members_.reserve(static_cast<std::size_t>(global.number_entry));
   std::string name(0xFFFF, '\0');  // a name's length is a 16-bit field
-  bool layout_known = true;
   int status = global.number_entry == 0 ? UNZ_END_OF_LIST_OF_FILE : unzGoToFirstFile(zip);
   for (std::uint64_t i = 0; status == UNZ_OK; ++i, status = unzGoToNextFile(zip)) {
     unz_file_info64 info;
@@ -231,9 +217,6 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     m.compressed_size = info.compressed_size;
     m.method = static_cast<std::uint16_t>(info.compression_method);
     m.crc = static_cast<std::uint32_t>(info.crc);
-    layout_known = layout_known && read_local_header_offset(archive->handle_->bytes,
-                                                            m.directory_offset,
-                                                            m.local_header_offset);
     m.is_directory = !m.name.empty() && m.name.back() == '/';
     m.unsafe = unsafe_member_name_reason(m.name);
     if (m.unsafe.empty() && (info.version >> 8) == kUnixHost &&
@@ -251,9 +234,7 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
                         archive->members_.size(), minizip_error(status));
     return nullptr;
   }
-  archive->layout_known_ = layout_known;
-  archive->central_directory_offset_ =
-      archive->members_.empty() ? archive_size : archive->members_.front().directory_offset;
+  archive->read_local_header_offsets();
   // After the loop, so the names no longer move.
   std::unordered_map<std::string_view, std::uint64_t> first_index;
   first_index.reserve(archive->members_.size());
@@ -342,6 +323,27 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
     return false;
   }
   return true;
+}
+
+void ZipArchive::read_local_header_offsets() {
+  central_directory_offset_ = members_.empty() ? archive_size_ : members_.front().directory_offset;
+  layout_known_ = false;
+  if (central_directory_offset_ >= archive_size_) return;
+  // The whole directory in one read (minizip has just read it through the same window).
+  std::string directory(static_cast<std::size_t>(archive_size_ - central_directory_offset_), '\0');
+  if (handle_->bytes.read_at(central_directory_offset_, directory.data(), directory.size()) !=
+      directory.size()) {
+    return;
+  }
+  for (auto& m : members_) {
+    if (m.directory_offset < central_directory_offset_) return;
+    const std::uint64_t at = m.directory_offset - central_directory_offset_;
+    if (at >= directory.size() ||
+        !parse_local_header_offset(std::string_view(directory).substr(at), m.local_header_offset)) {
+      return;
+    }
+  }
+  layout_known_ = true;
 }
 
 bool ZipArchive::data_offset(const Member& member, std::uint64_t& offset,

@@ -79,6 +79,9 @@ class ZipArchive {
  private:
   struct Handle;
   ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
+  // Fills each member's local_header_offset from its central-directory record, and
+  // central_directory_offset_ / layout_known_.
+  void read_local_header_offsets();
   // Where the member's stored bytes start, from its local header.
   bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
   static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,

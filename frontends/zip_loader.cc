@@ -43,6 +43,40 @@ void report_header_disagreement(const ZipArchive& zip, const ZipArchive::Member&
       "rewrite the file with it");
 }
 
+// One finding for a damaged archive (false: stop, nothing else can be trusted) and one
+// for overlapping members (loading goes on: PyTorch's reader does not check overlap).
+bool report_layout(const ZipArchive& zip, LoadContext& context) {
+  const ArchiveLayoutReport layout = check_archive_layout(zip);
+  const auto others = [](const ArchiveLayoutProblem& p) {
+    return p.members <= 1 ? std::string()
+                          : fmt::format(" ({} more member{} too)", p.members - 1,
+                                        p.members == 2 ? "" : "s");
+  };
+  if (layout.damage.member != nullptr) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive is damaged: member '{}' cannot be read, because {}{}",
+                    layout.damage.member->name, layout.damage.what, others(layout.damage)),
+        layout.damage.member->name, {},
+        "torch.export.load refuses such an archive (measured with PyTorch 2.11, "
+        "docs/device-measurements.md), so pt2lint checked nothing in it. Write the file again "
+        "with torch.export.save, or copy it whole: a truncated or spliced copy leaves this");
+    return false;
+  }
+  if (layout.overlap.member != nullptr) {
+    context.reporter.report(
+        kSuspiciousArchiveLayout, "",
+        fmt::format("archive member '{}' shares bytes with another: {}{}",
+                    layout.overlap.member->name, layout.overlap.what, others(layout.overlap)),
+        layout.overlap.member->name, {},
+        "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
+        "small file expand to gigabytes. PyTorch's zip reader does not check for it, and "
+        "whether the file loads depends on the bytes each member then holds; rewrite it with "
+        "torch.export.save");
+  }
+  return true;
+}
+
 }  // namespace
 
 bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
@@ -78,56 +112,6 @@ void report_unreadable_member(const ZipArchive::Member& member, std::string_view
                           fmt::format("cannot read archive member '{}': {}", member.name, error),
                           member.name);
 }
-
-namespace {
-
-// One finding for a damaged archive (false: stop, nothing else can be trusted) and one
-// for overlapping members (loading goes on: PyTorch reads such archives).
-bool report_layout(const ZipArchive& zip, LoadContext& context) {
-  const ArchiveLayoutReport layout = check_archive_layout(zip);
-  const auto others = [](const ArchiveLayoutProblem& p) {
-    return p.members <= 1 ? std::string()
-                          : fmt::format(" ({} more member{} too)", p.members - 1,
-                                        p.members == 2 ? "" : "s");
-  };
-  if (layout.damage.member != nullptr) {
-    context.reporter.report(
-        kMalformedProgram, "",
-        fmt::format("the archive is damaged: member '{}' cannot be read, because {}{}",
-                    layout.damage.member->name, layout.damage.what, others(layout.damage)),
-        layout.damage.member->name, {},
-        "PyTorch's zip reader refuses the archive; pt2lint checked nothing in it. Write the "
-        "file again (torch.export.save) or copy it whole: a truncated or spliced copy "
-        "leaves exactly this");
-    return false;
-  }
-  if (layout.shared.member != nullptr) {
-    context.reporter.report(
-        kMalformedProgram, "",
-        fmt::format("the archive is damaged: member '{}' has no bytes of its own, because {}{}",
-                    layout.shared.member->name, layout.shared.what, others(layout.shared)),
-        layout.shared.member->name, {},
-        "one of the two names reads the other member's bytes; torch.export.load refuses such "
-        "an archive (measured with PyTorch 2.11, where the second name was read as text and "
-        "failed to decode); pt2lint checked nothing in it. Write the file again with "
-        "torch.export.save");
-    return false;
-  }
-  if (layout.overlap.member != nullptr) {
-    context.reporter.report(
-        kSuspiciousArchiveLayout, "",
-        fmt::format("archive member '{}' shares bytes with another: {}{}",
-                    layout.overlap.member->name, layout.overlap.what, others(layout.overlap)),
-        layout.overlap.member->name, {},
-        "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
-        "small file expand to gigabytes. PyTorch's zip reader does not check for it, and "
-        "whether the file loads depends on the bytes each member then holds; rewrite it with "
-        "torch.export.save");
-  }
-  return true;
-}
-
-}  // namespace
 
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
               ProgramOutput& out) {

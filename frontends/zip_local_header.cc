@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "frontends/little_endian.h"
+
 namespace pt2lint {
 namespace {
 
@@ -10,10 +12,6 @@ constexpr std::uint32_t kSignature = 0x04034b50;
 constexpr std::uint16_t kDataDescriptorFlag = 1u << 3;
 constexpr std::uint32_t kZip64Marker = 0xFFFFFFFFu;
 
-std::uint16_t le16(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
-std::uint32_t le32(const unsigned char* p) {
-  return static_cast<std::uint32_t>(le16(p)) | static_cast<std::uint32_t>(le16(p + 2)) << 16;
-}
 
 }  // namespace
 
