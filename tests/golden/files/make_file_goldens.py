@@ -11,7 +11,6 @@ corpus/legacy/counter.pt2 (the legacy zip layout), and the device corpus' print_
 (an effect token).
 """
 import copy
-import io
 import json
 import os
 import shutil
@@ -20,99 +19,18 @@ import sys
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ beside the goldens
+from golden_files_lib import (append_directory_entry, central_directory, edit_program,  # noqa: E402
+                              members, program_member, put, record, write_zip)
+from schema_history_goldens import schema_minor_goldens  # noqa: E402
+
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CORPUS = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared", "corpus"))
 BASE = os.path.join(CORPUS, "base", "counter.aten.pt2")
 LEGACY = os.path.join(CORPUS, "legacy", "counter.pt2")
 TOKEN_PROGRAM = os.path.join(REPO, "tests", "data", "device", "subgraphs", "print_effect.aten.pt2")
-DATE = (2024, 1, 1, 0, 0, 0)
 TORCH_MAX_OUT_SPEC_NESTING = 984  # measured: tests/data/device/measurements/measurements.json
-
-
-# ------------------------------------------------------------------ archives as members
-def members(path):
-    with zipfile.ZipFile(path) as z:
-        return [(i.filename, z.read(i.filename)) for i in z.infolist()]
-
-
-def write_zip(entries, method=zipfile.ZIP_STORED, methods=None):
-    """Bytes of a zip holding `entries` [(name, bytes)] in order, with fixed dates."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name, DATE)
-            info.compress_type = (methods or {}).get(name, method)
-            z.writestr(info, data)
-    return bytearray(buf.getvalue())
-
-
-def program_member(entries):
-    return next(n for n, _ in entries if "/models/" in n and n.endswith(".json"))
-
-
-def edit_program(entries, edit):
-    """entries with the program JSON replaced by edit(doc) (which may return a new doc)."""
-    name = program_member(entries)
-    out = []
-    for n, data in entries:
-        if n == name:
-            doc = json.loads(data)
-            doc = edit(doc) or doc
-            data = json.dumps(doc).encode()
-        out.append((n, data))
-    return out
-
-
-# ------------------------------------------------------------------ raw central directory
-def central_directory(blob):
-    """[(record offset, fields)] of each central-directory record, and the EOCD offset."""
-    eocd = blob.rfind(b"PK\x05\x06")
-    count, size, start = struct.unpack_from("<HII", blob, eocd + 10)
-    records, at = [], start
-    for _ in range(count):
-        method, = struct.unpack_from("<H", blob, at + 10)
-        csize, usize, nlen, xlen, clen = struct.unpack_from("<IIHHH", blob, at + 20)
-        local, = struct.unpack_from("<I", blob, at + 42)
-        name = bytes(blob[at + 46:at + 46 + nlen]).decode()
-        records.append({"pos": at, "name": name, "method": method, "local": local,
-                        "csize": csize, "len": 46 + nlen + xlen + clen})
-        at += 46 + nlen + xlen + clen
-    return records, eocd
-
-
-def record(blob, suffix):
-    records, _ = central_directory(blob)
-    return next(r for r in records if r["name"].endswith(suffix))
-
-
-def append_directory_entry(blob, copy_of, new_name, local):
-    """A new central-directory record, a copy of `copy_of`'s with another name and offset."""
-    records, eocd = central_directory(blob)
-    count, size, start = struct.unpack_from("<HII", blob, eocd + 10)
-    raw = bytearray(blob[copy_of["pos"]:copy_of["pos"] + 46])
-    struct.pack_into("<HHHI", raw, 28, len(new_name), 0, 0, 0)  # name, extra, comment lengths
-    struct.pack_into("<I", raw, 42, local)
-    raw += new_name.encode()
-    directory_end = start + size
-    out = blob[:directory_end] + raw + blob[directory_end:]
-    eocd += len(raw)
-    struct.pack_into("<HHI", out, eocd + 8, count + 1, count + 1, size + len(raw))
-    return out
-
-
-# ------------------------------------------------------------------ goldens
-def put(folder, name, data, expect_lines, comment):
-    path = os.path.join(HERE, folder)
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, name), "wb") as f:
-        f.write(bytes(data))
-    with open(os.path.join(path, name + ".expect"), "w") as f:
-        for line in comment.strip().splitlines():
-            line = line.strip()
-            f.write(f"# ignore-rules:{line[len('IGNORE'):]}\n" if line.startswith("IGNORE")
-                    else f"# {line}\n")
-        for line in expect_lines or ["none"]:
-            f.write(f"# expect: {line}\n")
 
 
 def legacy_union_style(value):
@@ -346,115 +264,6 @@ def nativert_goldens(base):
         """The device corpus' print_effect program (aten._print threads an effect token).
         Measured with PyTorch 2.11: torch.export.load loads and runs it; nativert's
         PyModelRunner refuses it ("Token inputs not implemented yet."): a warning.""")
-
-
-# ------------------------------------------------------------------ schema 8.x history
-# What each schema minor added, from torch/_export/serde/schema.py at these commits (the
-# newest read first); docs/schema-versions.md has the full table.
-SCHEMA_SOURCES = {
-    "8.2": "ZainRizvi/pytorch 00ef9a22bf688d3ebaf8252e1a67159eee087a1a",
-    "8.6": "paolodedios/pytorch c2093ad89a54303239f765be569f343ce4ca9070",
-    "8.8": "ROCm/pytorch 10b22ea5c6a60ffa85520eb2d293affc48cea8ee (merge side 5729657180)",
-    "8.14": "ROCm/pytorch 10b22ea5c6a60ffa85520eb2d293affc48cea8ee (HEAD side)",
-    "8.17": "pytorch/pytorch 011a299df29b9858f57c23669ecf317f7da6d775",
-    "8.20": "cyyever/pytorch 2ef3b7f058b6a63a0f7255d3624fd80347e1bfac",
-}
-
-
-def schema_minor_goldens(base):
-    doc = json.loads(dict(base)[program_member(base)])
-
-    def graph(d):
-        return d["graph_module"]["graph"]
-
-    def version(d, v):
-        major, minor = v.split(".")
-        d["schema_version"] = {"major": int(major), "minor": int(minor)}
-
-    def dtype(d, value, update=None):
-        graph(d)["tensor_values"]["b_count"]["dtype"] = value
-        graph(d)["tensor_values"]["add"]["dtype"] = value if update is None else update
-
-    def extra_arg(d, arg):  # a keyword argument on the last node (mul)
-        graph(d)["nodes"][3]["inputs"].append({"name": "extra", "arg": arg, "kind": 2})
-
-    def before_8_17(d):  # Node.name, guards_code and treespec_namedtuple_fields came later
-        for n in graph(d)["nodes"]:
-            n.pop("name", None)
-        d.pop("guards_code", None)
-        d["graph_module"].pop("treespec_namedtuple_fields", None)
-
-    def before_8_6(d):  # NamedArgument.kind, is_hop_single_tensor_return, sym floats came in 8.6
-        before_8_17(d)
-        for n in graph(d)["nodes"]:
-            n.pop("is_hop_single_tensor_return", None)
-            for i in n["inputs"]:
-                i.pop("kind", None)
-        graph(d).pop("sym_float_values", None)
-
-    cases = {
-        "8.2": ("UINT16 (28) dtype; RangeConstraint bounds may be null; forward_arg_names; "
-                "None written as []",
-                lambda d: (before_8_6(d), dtype(d, 28),
-                           d.update(range_constraints={"s0": {"min_val": 2, "max_val": None}}),
-                           extra_arg(d, {"as_none": []})),
-                lambda d: (before_8_6(d), dtype(d, 28, update=5)),
-                "error mutation-shape-matches-target output_specs[0]",
-                "the uint16 buffer is written back with an int64 value"),
-        "8.6": ("FLOAT8 e4m3fn/e5m2 (29, 30); SymFloat, sym_float_values, as_sym_float(s); "
-                "NamedArgument.kind; Node.is_hop_single_tensor_return; None as a bool",
-                lambda d: (before_8_17(d), dtype(d, 29),
-                           graph(d)["nodes"][3]["inputs"].__setitem__(
-                               1, {"name": "other", "arg": {"as_sym_float": {"as_float": 2.0}}, "kind": 1}),
-                           extra_arg(d, {"as_none": True})),
-                lambda d: (before_8_17(d), graph(d)["nodes"][3]["inputs"].__setitem__(
-                    1, {"name": "other", "arg": {"as_sym_float": {"as_name": "zuf0"}}, "kind": 1})),
-                "error value-defined-before-use node:mul",
-                "mul reads a symbolic float `zuf0` that nothing defines"),
-        "8.8": ("Argument.as_optional_tensor",
-                lambda d: (before_8_17(d), extra_arg(d, {"as_optional_tensor": {"as_tensor": {"name": "add"}}})),
-                lambda d: (before_8_17(d), extra_arg(d, {"as_optional_tensor": {"as_tensor": {"name": "ghost"}}})),
-                "error value-defined-before-use node:mul",
-                "an optional tensor argument names `ghost`, which nothing defines"),
-        "8.14": ("FLOAT8 fnuz (31, 32); as_complex; OutputSpec.parameter_mutation; "
-                 "treespec_namedtuple_fields; guards_code",
-                 lambda d: (before_8_17(d), dtype(d, 31),
-                            d.update(guards_code=["L['x'].size()[0] == 4"]),
-                            d["graph_module"].update(treespec_namedtuple_fields={}),
-                            graph(d)["nodes"][3]["inputs"].__setitem__(
-                                1, {"name": "other", "arg": {"as_complex": {"real": 2.0, "imag": 0.0}}, "kind": 1})),
-                 lambda d: (before_8_17(d), d["graph_module"]["signature"]["output_specs"].__setitem__(
-                     0, {"parameter_mutation": {"arg": {"name": "add"}, "parameter_name": "count"}})),
-                 "error mutation-target-resolves output_specs[0]",
-                 "a parameter_mutation names `count`, which is a buffer"),
-        "8.17": ("Node.name; as_nested_tensors, as_int_lists, as_string_to_argument",
-                 lambda d: (extra_arg(d, {"as_int_lists": [[1, 2], [3]]}),
-                            graph(d)["nodes"][2]["inputs"].append(
-                                {"name": "nested", "arg": {"as_nested_tensors": [[{"name": "x"}]]}, "kind": 2}),
-                            graph(d)["nodes"][1]["inputs"].append(
-                                {"name": "kw", "arg": {"as_string_to_argument": {"t": {"as_tensor": {"name": "x"}}}}, "kind": 2})),
-                 lambda d: extra_arg(d, {"as_string_to_argument": {"t": {"as_tensor": {"name": "ghost"}}}}),
-                 "error value-defined-before-use node:mul",
-                 "a string-to-argument map holds `ghost`, which nothing defines"),
-        "8.20": ("FLOAT8E8M0FNU (33), UINT32 (34), UINT64 (35); Argument.as_float_lists",
-                 lambda d: (dtype(d, 35), extra_arg(d, {"as_float_lists": [[1.0, 2.0], [3.0]]})),
-                 lambda d: dtype(d, 35, update=34),
-                 "error mutation-shape-matches-target output_specs[0]",
-                 "the uint64 buffer is written back with a uint32 value"),
-    }
-    for v, (added, good, bad, expect, why) in cases.items():
-        tag = v.replace(".", "_")
-        for kind, edit, lines, what in (("good", good, [], "reads clean"),
-                                        ("bad", bad, [expect], f"is caught: {why}")):
-            d = copy.deepcopy(doc)
-            version(d, v)
-            edit(d)
-            comment = f"""corpus/base/counter.aten.pt2's program as schema {v} writes it.
-            {v} added: {added} (torch/_export/serde/schema.py at {SCHEMA_SOURCES[v]}).
-            What {v} added {what}.
-            ignore-rules: state-dict-mismatch"""
-            put("schema-8x", f"{kind}_{tag}.json", json.dumps(d, indent=1).encode(), lines,
-                comment.replace("ignore-rules:", "IGNORE"))
 
 
 def main():
