@@ -12,12 +12,11 @@ namespace pt2lint {
 namespace {
 
 // "<major>.<minor>", the only form torch.export.load accepts here.
-bool parse_version(std::string_view text, long long& major) {
+bool parse_version(std::string_view text, long long& major, long long& minor) {
   const auto dot = text.find('.');
   if (dot == std::string_view::npos || text.find('.', dot + 1) != std::string_view::npos) {
     return false;
   }
-  long long minor = 0;
   const auto a = std::from_chars(text.data(), text.data() + dot, major);
   const auto b = std::from_chars(text.data() + dot + 1, text.data() + text.size(), minor);
   return a.ec == std::errc() && a.ptr == text.data() + dot && b.ec == std::errc() &&
@@ -36,14 +35,27 @@ void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_me
   program.mutable_weights()->set_present(false);
   program.mutable_constants()->set_present(false);
 
+  // The few bytes of 'version' first: torch.export.load refuses another schema major on
+  // them alone, and then the program JSON need not be read at all.
+  const auto* version_member = zip.find("version");
+  std::string version;
+  const bool version_read = version_member != nullptr &&
+                            read_text_member(zip, *version_member, program.name(), context, version);
+  long long major = 0;
+  long long minor = 0;
+  const bool version_parsed = version_read && parse_version(version, major, minor);
+  if (version_parsed && major != kSupportedSchemaMajor) {
+    report_unsupported_schema(context, program, major, minor, false, version_member->name, {});
+    return;
+  }
+
   PaddedBytes json;
   if (read_json_member(zip, program_member, context.options.max_program_json_bytes,
                        program.name(), context, json)) {
     read_program_json(context, json, program);
   }
+  if (program.not_checked()) return;
 
-  const auto* version_member = zip.find("version");
-  std::string version;
   if (version_member == nullptr) {
     context.reporter.report(kMalformedProgram, program.name(),
                             "the legacy archive has no 'version' entry; torch.export.load "
@@ -51,24 +63,12 @@ void load_legacy_zip(const ZipArchive& zip, const ZipArchive::Member& program_me
                             {}, {},
                             "torch.export.save writes 'version' as '<major>.<minor>' of the "
                             "schema, e.g. '8.1'");
-  } else if (read_text_member(zip, *version_member, program.name(), context, version)) {
-    long long major = 0;
-    if (!parse_version(version, major)) {
-      context.reporter.report(
-          kMalformedProgram, program.name(),
-          fmt::format("the 'version' entry reads '{}'; expected '<major>.<minor>', e.g. '8.17'",
-                      version.substr(0, 40)),
-          version_member->name);
-    } else if (major != kSupportedSchemaMajor &&
-               program.program().schema_version().major() == kSupportedSchemaMajor) {
-      // When the JSON's own schema_version is also off, that finding already says it.
-      context.reporter.report(
-          kUnsupportedSchemaVersion, program.name(),
-          fmt::format("the 'version' entry reads schema {}, which is not supported; this build "
-                      "reads schema major {} (PyTorch 2.5 to 2.11)",
-                      version.substr(0, 40), kSupportedSchemaMajor),
-          version_member->name);
-    }
+  } else if (version_read && !version_parsed) {
+    context.reporter.report(
+        kMalformedProgram, program.name(),
+        fmt::format("the 'version' entry reads '{}'; expected '<major>.<minor>', e.g. '8.17'",
+                    version.substr(0, 40)),
+        version_member->name);
   }
 }
 

@@ -91,7 +91,7 @@ class Loader {
  public:
   Loader(const LoadOptions& options, DiagnosticSink& sink)
       : options_(options),
-        reporter_(sink),
+        reporter_(sink, options.rule_filter),
         json_(JsonReadOptions{options.max_json_depth}),
         context_{options_, reporter_, json_} {}
 

@@ -16,6 +16,7 @@ void LoadReporter::report(const RuleInfo& rule, std::string_view program, std::s
 }
 
 bool LoadReporter::admit(const RuleInfo& rule, std::string_view program) {
+  if (filter_ != nullptr && !filter_->enabled(rule.id)) return true;  // shown to nobody
   if (reported_ < max_findings_) {
     ++reported_;
     return true;
@@ -48,8 +49,8 @@ void LoadReporter::adopt(LoadReporter& held) {
 void LoadReporter::finish() {
   for (const auto& s : suppressed_) {
     emit(sink_, *s.rule, s.program,
-         fmt::format("{} more {} finding{} in this file were not shown", s.count, s.rule->name,
-                     s.count == 1 ? "" : "s"))
+         fmt::format("{} more {} finding{} in this file {} not shown", s.count, s.rule->name,
+                     s.count == 1 ? "" : "s", s.count == 1 ? "was" : "were"))
         .note(fmt::format("a file reports at most {} findings of its own; fix the ones shown "
                           "first, they often cause the rest",
                           max_findings_));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "verifier/diagnostic_sink.h"
+#include "verifier/rule_filter.h"
 #include "verifier/rule_info.h"
 
 namespace pt2lint {
@@ -16,8 +17,10 @@ class LoadReporter {
  public:
   static constexpr std::size_t kDefaultMaxFindings = 50;
 
-  explicit LoadReporter(DiagnosticSink& sink, std::size_t max_findings = kDefaultMaxFindings)
-      : sink_(sink), max_findings_(max_findings) {}
+  // Findings of rules `filter` disables pass through uncounted (the sink drops them).
+  explicit LoadReporter(DiagnosticSink& sink, const RuleFilter* filter = nullptr,
+                        std::size_t max_findings = kDefaultMaxFindings)
+      : sink_(sink), filter_(filter), max_findings_(max_findings) {}
   // A reporter for work on another thread: it keeps its findings until a reporter of the
   // file adopts them, so their order does not depend on timing.
   LoadReporter() : sink_(held_), max_findings_(kDefaultMaxFindings) {}
@@ -51,6 +54,7 @@ class LoadReporter {
   CollectingSink held_;
   std::vector<const RuleInfo*> held_rules_;  // the rule of each finding in held_
   DiagnosticSink& sink_;
+  const RuleFilter* filter_ = nullptr;
   std::size_t max_findings_;
   std::size_t reported_ = 0;
   std::vector<Suppressed> suppressed_;

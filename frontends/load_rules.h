@@ -1,6 +1,7 @@
 // Metadata of the rules whose findings the loaders produce.
 #pragma once
 
+#include "frontends/schema_versions.h"
 #include "verifier/rule_info.h"
 
 namespace pt2lint {
@@ -15,8 +16,15 @@ inline constexpr RuleInfo kUnsupportedSchemaVersion{
     "PT103", "unsupported-schema-version", Severity::kError, RulePhase::kLoad,
     "the program's schema major version or the archive version is not one pt2lint reads"};
 
-// The schema majors and archive versions this build understands.
-inline constexpr int kSupportedSchemaMajor = 8;
+inline constexpr RuleInfo kAotinductorPackage{
+    "PT104", "aotinductor-package", Severity::kNote, RulePhase::kLoad,
+    "the file is a compiled AOTInductor package with no exported program, so nothing was checked"};
+
+inline constexpr RuleInfo kSuspiciousArchiveLayout{
+    "PT105", "suspicious-archive-layout", Severity::kWarning, RulePhase::kLoad,
+    "archive members overlap, or a local header disagrees with the central directory"};
+
+// The archive version this build understands (schema majors: schema_versions.h).
 inline constexpr const char* kSupportedArchiveVersion = "0";
 
 }  // namespace pt2lint

@@ -201,6 +201,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
       weights.convert();
     }
     constants.convert();
+    if (program.not_checked()) continue;  // its one finding says why; the state is moot
     weights.report_to(context.reporter);
     constants.report_to(context.reporter);
   }

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "frontends/archive_bytes.h"
+#include "frontends/little_endian.h"
+#include "frontends/zip_local_header.h"
 
 namespace pt2lint {
 
@@ -57,6 +59,72 @@ bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& o
   offset = unzGetCurrentFileZStreamPos64(zip);
   unzCloseCurrentFile(zip);
   return true;
+}
+
+// The local header offset in the central-directory record at `record`: the 32-bit field, or
+// its zip64 extra field when that reads 0xFFFFFFFF. False when no record is there.
+bool parse_local_header_offset(std::string_view record, std::uint64_t& offset) {
+  constexpr std::size_t kHeader = 46;
+  const auto* header = reinterpret_cast<const unsigned char*>(record.data());
+  if (record.size() < kHeader || le32(header) != 0x02014b50) return false;
+  offset = le32(header + 42);
+  if (offset != 0xFFFFFFFFu) return true;
+  const std::uint16_t name_length = le16(header + 28);
+  const std::uint16_t extra_length = le16(header + 30);
+  if (record.size() < kHeader + name_length + extra_length) return false;
+  const auto* p = header + kHeader + name_length;
+  for (std::size_t i = 0; i + 4 <= extra_length;) {
+    const std::uint16_t id = le16(p + i);
+    const std::uint16_t size = le16(p + i + 2);
+    if (i + 4 + size > extra_length) return false;
+    if (id == 0x0001) {
+      // Present in this order, each only when its 32-bit field is saturated.
+      std::size_t field = i + 4;
+      if (le32(header + 24) == 0xFFFFFFFFu) field += 8;
+      if (le32(header + 20) == 0xFFFFFFFFu) field += 8;
+      if (field + 8 > i + 4 + size) return false;
+      offset = le64(p + field);
+      return true;
+    }
+    i += 4 + size;
+  }
+  return false;
+}
+
+// Inflates `compressed` bytes of raw deflate at `offset` into out[0, size); returns how many
+// bytes it produced, or sets `error` when the stream is corrupt.
+std::uint64_t inflate_member(ArchiveBytes& bytes, std::uint64_t offset, std::uint64_t compressed,
+                             char* out, std::uint64_t size, std::string& error) {
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
+    error = "zlib cannot be initialised";
+    return 0;
+  }
+  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(compressed, kChunk)), '\0');
+  std::uint64_t read = 0;
+  std::uint64_t done = 0;
+  int status = Z_OK;
+  while (status == Z_OK && done < size && read < compressed) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(compressed - read, kChunk));
+    const std::size_t got = bytes.read_at(offset + read, chunk.data(), want);
+    if (got == 0) break;
+    read += got;
+    z.next_in = reinterpret_cast<Bytef*>(chunk.data());
+    z.avail_in = static_cast<uInt>(got);
+    while (z.avail_in > 0 && done < size && status == Z_OK) {
+      z.next_out = reinterpret_cast<Bytef*>(out + done);
+      z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(size - done, kChunk));
+      const uInt before = z.avail_out;
+      status = inflate(&z, Z_NO_FLUSH);
+      done += before - z.avail_out;
+      if (status == Z_BUF_ERROR) status = Z_OK;  // needs more input
+    }
+  }
+  inflateEnd(&z);
+  if (status != Z_OK && status != Z_STREAM_END) {
+    error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
+  }
+  return done;
 }
 
 }  // namespace
@@ -166,6 +234,7 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
                         archive->members_.size(), minizip_error(status));
     return nullptr;
   }
+  archive->read_local_header_offsets();
   // After the loop, so the names no longer move.
   std::unordered_map<std::string_view, std::uint64_t> first_index;
   first_index.reserve(archive->members_.size());
@@ -224,28 +293,20 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
     return false;
   }
   std::uint64_t offset = 0;
-  if (!locate_data(handle_->zip, member, offset, error)) return false;
+  if (!data_offset(member, offset, error)) return false;
   if (!out.allocate(static_cast<std::size_t>(member.size))) {
     error = fmt::format("cannot allocate {} bytes for the member", member.size);
     return false;
   }
   std::uint64_t done = 0;
   if (member.method == kStored) {
-    // Straight from the archive into the caller's buffer: minizip would copy it twice.
+    // Straight from the archive into the caller's buffer.
     done = handle_->bytes.read_at(offset, out.data(), static_cast<std::size_t>(member.size));
   } else {
-    int status = unzOpenCurrentFile(handle_->zip);
-    while (status == UNZ_OK && done < member.size) {
-      const auto want = static_cast<unsigned>(std::min<std::uint64_t>(member.size - done, kChunk));
-      const int n = unzReadCurrentFile(handle_->zip, out.data() + done, want);
-      if (n < 0) status = n;
-      if (n <= 0) break;
-      done += static_cast<std::uint64_t>(n);
-    }
-    if (status == UNZ_OK) status = unzCloseCurrentFile(handle_->zip);
-    if (status != UNZ_OK) {
+    done = inflate_member(handle_->bytes, offset, member.compressed_size, out.data(),
+                          member.size, error);
+    if (!error.empty()) {
       out.shrink(0);
-      error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
       return false;
     }
   }
@@ -255,7 +316,8 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
                         member.size);
     return false;
   }
-  if (crc == Crc::kCheck && member.method == kStored && !crc_matches(member, out.view())) {
+  // A deflated member is checked here always: its CRC-32 is the only check of the decoding.
+  if ((crc == Crc::kCheck || member.method != kStored) && !crc_matches(member, out.view())) {
     out.shrink(0);
     error = std::string(kCorruptMemberError);
     return false;
@@ -263,11 +325,51 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
   return true;
 }
 
+void ZipArchive::read_local_header_offsets() {
+  central_directory_offset_ = members_.empty() ? archive_size_ : members_.front().directory_offset;
+  layout_known_ = false;
+  if (central_directory_offset_ >= archive_size_) return;
+  // The whole directory in one read (minizip has just read it through the same window).
+  std::string directory(static_cast<std::size_t>(archive_size_ - central_directory_offset_), '\0');
+  if (handle_->bytes.read_at(central_directory_offset_, directory.data(), directory.size()) !=
+      directory.size()) {
+    return;
+  }
+  for (auto& m : members_) {
+    if (m.directory_offset < central_directory_offset_) return;
+    const std::uint64_t at = m.directory_offset - central_directory_offset_;
+    if (at >= directory.size() ||
+        !parse_local_header_offset(std::string_view(directory).substr(at), m.local_header_offset)) {
+      return;
+    }
+  }
+  layout_known_ = true;
+}
+
+bool ZipArchive::data_offset(const Member& member, std::uint64_t& offset,
+                             std::string& error) const {
+  // Without a known layout (bytes prepended to the archive), minizip finds the data.
+  if (!layout_known_) return locate_data(handle_->zip, member, offset, error);
+  LocalHeader header;
+  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return false;
+  offset = header.data_offset;
+  return true;
+}
+
+std::string ZipArchive::header_disagreement(const Member& member) const {
+  if (!layout_known_) return {};
+  LocalHeader header;
+  std::string error;
+  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return error;
+  return local_header_disagreement(header, member.name, member.method, member.crc,
+                                   member.compressed_size, member.size);
+}
+
 bool ZipArchive::copy_stored_bytes(const Member& member,
                                    const std::function<bool(std::string_view)>& sink,
                                    std::string& error) const {
   std::uint64_t offset = 0;
-  if (!locate_data(handle_->zip, member, offset, error)) return false;
+  if (!data_offset(member, offset, error)) return false;
   std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kChunk)),
                     '\0');
   for (std::uint64_t done = 0; done < member.compressed_size;) {

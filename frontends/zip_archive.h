@@ -25,6 +25,8 @@ class ZipArchive {
     std::uint64_t compressed_size = 0;
     std::uint16_t method = 0;           // 0 stored, 8 deflated
     std::uint32_t crc = 0;              // CRC-32 of the uncompressed data
+    // Where its local header starts, from its central-directory record (zip64 aware).
+    std::uint64_t local_header_offset = 0;
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
   };
@@ -44,6 +46,11 @@ class ZipArchive {
   // The first safe member with exactly this name, or null.
   const Member* find(std::string_view name) const;
   std::uint64_t archive_size() const { return archive_size_; }
+  // Where the central directory starts. Valid only when layout_known(): each member's
+  // central-directory record was found where minizip said it was (no bytes prepended to
+  // the archive, which would shift every offset).
+  std::uint64_t central_directory_offset() const { return central_directory_offset_; }
+  bool layout_known() const { return layout_known_; }
 
   // Who checks a stored member's CRC-32: read(), or the caller through crc_matches (to
   // overlap it with other work). A deflated member is always checked by its decoder.
@@ -53,6 +60,11 @@ class ZipArchive {
   // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
   bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, std::string& error,
             Crc crc = Crc::kCheck) const;
+
+  // What in the member's local header disagrees with its central-directory record, or
+  // empty. PyTorch's reader goes by the central directory, as read() does, and loads such a
+  // member (measured with PyTorch 2.11: a different name or CRC-32 in the local header).
+  std::string header_disagreement(const Member& member) const;
 
   // Whether `bytes` have the CRC-32 the central directory declares for `member`.
   static bool crc_matches(const Member& member, std::string_view bytes);
@@ -67,11 +79,18 @@ class ZipArchive {
  private:
   struct Handle;
   ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
+  // Fills each member's local_header_offset from its central-directory record, and
+  // central_directory_offset_ / layout_known_.
+  void read_local_header_offsets();
+  // Where the member's stored bytes start, from its local header.
+  bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
   static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
                                                  std::uint64_t max_members, std::string& error);
 
   std::unique_ptr<Handle> handle_;
   std::uint64_t archive_size_ = 0;
+  std::uint64_t central_directory_offset_ = 0;
+  bool layout_known_ = false;
   std::vector<Member> members_;
 };
 

@@ -11,6 +11,8 @@ void register_all_rules(RuleRegistry& registry) {
   registry.add_reported_elsewhere(kMalformedProgram);
   registry.add_reported_elsewhere(kUnsafeArchiveMember);
   registry.add_reported_elsewhere(kUnsupportedSchemaVersion);
+  registry.add_reported_elsewhere(kAotinductorPackage);
+  registry.add_reported_elsewhere(kSuspiciousArchiveLayout);
   register_structural_rules(registry);
   register_dataflow_rules(registry);
   // Findings of `pt2lint diff`: registered so `rules`, `explain` and the SARIF rule table know them.

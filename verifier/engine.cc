@@ -80,6 +80,12 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   summary.schema_version = fmt::format("{}.{}", version.major(), version.minor());
   summary.layout = std::string(layout_name(program.layout()));
 
+  // The loader's one finding said why this program was not read; anything more would guess.
+  if (program.not_checked()) {
+    summary.structure_sound = false;
+    return summary;
+  }
+
   StructureWatch structural(sink);
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kStructural) continue;
@@ -127,7 +133,9 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
 
   // The IR lives on an arena: it is only read here and dropped whole at the end.
   ArenaLoadedFile loaded;
-  result.outcome = load_file(path, options, loaded, load_watch);
+  LoadOptions filtered_options = options;
+  filtered_options.rule_filter = &filter_;
+  result.outcome = load_file(path, filtered_options, loaded, load_watch);
   if (result.outcome == LoadOutcome::kUnreadable) {
     result.error = loaded.error;
     return result;

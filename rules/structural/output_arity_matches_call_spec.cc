@@ -33,13 +33,32 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
   std::string path = fmt::format("graph_module.module_call_graph[{}].signature.out_spec", root);
 
   TreeSpecShape shape = read_treespec(out_spec);
+  if (shape.too_deep || (shape.ok && shape.nesting > kTorchMaxTreeSpecNesting)) {
+    emit(sink, kInfo, index.name(),
+         shape.ok ? fmt::format("the root module call signature's out_spec nests its outputs {} "
+                                "containers deep; torch.export.load refuses out_specs nested "
+                                "deeper than {}",
+                                shape.nesting, kTorchMaxTreeSpecNesting)
+                  : fmt::format("the root module call signature's out_spec nests its outputs "
+                                "more than {} containers deep; torch.export.load refuses "
+                                "out_specs nested deeper than {}",
+                                kMaxTreeSpecDepth - 1, kTorchMaxTreeSpecNesting))
+        .at_json_path(path)
+        .note("measured with PyTorch 2.11: an out_spec nested 984 deep loads and runs, 985 and "
+              "deeper fail to deserialize (\"We ran into an error when deserializing the saved "
+              "file\"): treespec_loads recurses once per level under Python's recursion limit "
+              "of 1000")
+        .fix("return a flatter structure from forward (a tuple or dict of tensors), and export "
+             "again");
+    return;
+  }
   if (!shape.ok) {
     emit(sink, kInfo, index.name(),
          fmt::format("the root module call signature's out_spec cannot be read: {}", shape.error))
-        .severity(Severity::kWarning)
         .at_json_path(path)
-        .note("ExportedProgram.module() needs out_spec to rebuild the caller's return value, so "
-              "torch fails on it when loading or calling the module")
+        .note("torch.export.load rebuilds every treespec with treespec_loads while it "
+              "deserializes the file (a too-deep out_spec fails there: measured with PyTorch "
+              "2.11), so it refuses an out_spec that does not parse")
         .fix("write out_spec as torch.utils._pytree.treespec_dumps does: "
              "[1, {\"type\": ..., \"context\": ..., \"children_spec\": [...]}]");
     return;

@@ -5,6 +5,7 @@
 #include "rules/structural/input_specs_match_placeholders.h"
 #include "rules/structural/mutation_target_resolves.h"
 #include "rules/structural/mutations_before_user_outputs.h"
+#include "rules/structural/nativert_input_order.h"
 #include "rules/structural/one_mutation_per_buffer.h"
 #include "rules/structural/output_arity_matches_call_spec.h"
 #include "rules/structural/output_specs_match_graph_outputs.h"
@@ -28,6 +29,7 @@ void register_structural_rules(RuleRegistry& registry) {
   registry.add_rule(std::make_unique<ValueNamesUnique>());
   registry.add_rule(std::make_unique<ValueHasMetadata>());
   registry.add_rule(std::make_unique<OutputArityMatchesCallSpec>());
+  registry.add_rule(std::make_unique<NativertInputOrder>());
 }
 
 }  // namespace pt2lint

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pt2lint {
@@ -26,9 +27,11 @@ class TreeSpecReader {
     }
     if (!error_.empty()) {
       shape.error = error_;
+      shape.too_deep = too_deep_;
       return shape;
     }
     shape.ok = true;
+    shape.nesting = static_cast<std::size_t>(deepest_node_ - 1);  // the root node is depth 1
     shape.leaves = leaves;
     return shape;
   }
@@ -36,7 +39,8 @@ class TreeSpecReader {
  private:
   // {"type": str|null, "context": any, "children_spec": [node...]}, keys in any order.
   bool read_node(int depth, std::size_t& leaves, TreeSpecShape* root) {
-    if (depth > max_depth_) return fail(fmt::format("treespec nested deeper than {}", max_depth_));
+    if (depth > max_depth_) return too_deep();
+    deepest_node_ = std::max(deepest_node_, depth);
     if (!expect('{')) return false;
     bool type_is_null = false, saw_type = false;
     std::string type;
@@ -89,7 +93,7 @@ class TreeSpecReader {
   }
 
   bool skip_value(int depth) {
-    if (depth > max_depth_) return fail(fmt::format("treespec nested deeper than {}", max_depth_));
+    if (depth > max_depth_) return too_deep();
     skip_space();
     char c = peek();
     if (c == '"') { std::string ignored; return read_string(ignored); }
@@ -194,7 +198,14 @@ class TreeSpecReader {
   }
 
   std::string_view text_;
+  bool too_deep() {
+    too_deep_ = true;
+    return fail(fmt::format("treespec nested deeper than {}", max_depth_));
+  }
+
   int max_depth_;
+  int deepest_node_ = 1;
+  bool too_deep_ = false;
   std::size_t pos_ = 0;
   std::string error_;
 };

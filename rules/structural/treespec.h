@@ -16,10 +16,19 @@ struct TreeSpecShape {
   std::size_t leaves = 0;        // torch's TreeSpec.num_leaves
   std::string root_type;         // "builtins.tuple", "builtins.dict", ... ; "" for a bare leaf
   std::size_t root_children = 0;
+  std::size_t nesting = 0;       // containers around the deepest leaf: 984 for a leaf in 984 tuples
+  bool too_deep = false;         // !ok because the nesting passed the reader's bound
 };
 
-// Nesting beyond this is reported as unreadable rather than followed.
-inline constexpr int kMaxTreeSpecDepth = 256;
+// The deepest out_spec nesting torch.export.load accepts: measured with PyTorch 2.11
+// (tests/data/device/measurements, docs/device-measurements.md): 984 loads and runs, 985 and
+// deeper fail to deserialize (Python's recursion limit, 1000).
+inline constexpr std::size_t kTorchMaxTreeSpecNesting = 984;
+
+// Node levels beyond this are reported as unreadable rather than followed: above PyTorch's
+// limit, so every spec PyTorch loads is read, and low enough that the recursive reader's
+// stack stays small (also under ASan).
+inline constexpr int kMaxTreeSpecDepth = 1024;
 
 TreeSpecShape read_treespec(std::string_view json, int max_depth = kMaxTreeSpecDepth);
 

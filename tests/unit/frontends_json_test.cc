@@ -62,14 +62,47 @@ TEST(FrontendsJson, OldEncodingsLoadWithoutFindings) {
   EXPECT_FALSE(p.program().range_constraints(0).value().has_max_val());
 }
 
-TEST(FrontendsJson, Schema5DialectIsReadAndVersionReported) {
+TEST(FrontendsJson, Schema5IsOneFindingAndNotRead) {
   const Loaded r = load_path(kDataDir + "schema5_dialect.json");
   ASSERT_EQ(r.file.programs.size(), 1u);
-  EXPECT_EQ(r.file.programs[0].program().dialect(), "ATEN");
-  ASSERT_EQ(r.count("unsupported-schema-version"), 1u) << r.dump();
-  EXPECT_EQ(r.count("malformed-program"), 0u) << r.dump();
-  EXPECT_NE(r.first("unsupported-schema-version")->message.find("schema 5.1 is not supported"),
-            std::string::npos);
+  EXPECT_TRUE(r.file.programs[0].not_checked());
+  EXPECT_FALSE(r.file.programs[0].program().has_graph_module());  // only the version was read
+  EXPECT_EQ(r.file.programs[0].program().schema_version().major(), 5);
+  ASSERT_EQ(r.findings.size(), 1u) << r.dump();
+  const std::string& message = r.first("unsupported-schema-version")->message;
+  EXPECT_NE(message.find("schema_version 5.1 is not supported"), std::string::npos) << message;
+  EXPECT_NE(message.find("PyTorch 2.3 to 2.5"), std::string::npos) << message;
+  EXPECT_NE(message.find("this build reads schema major 8"), std::string::npos) << message;
+}
+
+// The 2023-24 form: an integer schema_version, a top-level dialect, and unions with every
+// member present. One finding, whatever else the document holds.
+TEST(FrontendsJson, IntegerSchemaVersionIsOneFinding) {
+  const Loaded r = load_memory(
+      R"({"graph_module": {"graph": {"inputs": [{"as_none": null, "as_tensor": {"name": "x"}}]},
+          "signature": {"inputs_to_parameters": {}}}, "opset_version": {"aten": 10},
+          "range_constraints": {}, "equality_constraints": [], "schema_version": 2,
+          "dialect": "ATEN"})",
+      "legacy.json");
+  ASSERT_EQ(r.findings.size(), 1u) << r.dump();
+  const std::string& message = r.first("unsupported-schema-version")->message;
+  EXPECT_NE(message.find("schema_version 2 (an integer)"), std::string::npos) << message;
+  EXPECT_NE(message.find("PyTorch 2.1 to 2.3"), std::string::npos) << message;
+}
+
+// Text that only looks like the key (inside a string, or a nested map) is not the version.
+TEST(FrontendsJson, SchemaVersionLookalikeIsNotTheVersion) {
+  const Loaded r = load_memory(
+      R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": []},
+          "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": [],
+          "metadata": {"schema_version": "{\"schema_version\": 3}"}},
+          "opset_version": {}, "range_constraints": {},
+          "schema_version": {"major": 8, "minor": 17}, "verifiers": ["ATEN"],
+          "torch_version": "2.11.0", "note": {"schema_version": {"major": 3}}})",
+      "lookalike.json");
+  EXPECT_EQ(r.count("unsupported-schema-version"), 0u) << r.dump();
+  ASSERT_EQ(r.file.programs.size(), 1u);
+  EXPECT_FALSE(r.file.programs[0].not_checked());
 }
 
 TEST(FrontendsJson, FolderWalkSkipsJsonThatIsNoProgram) {

@@ -69,14 +69,30 @@ TEST(TreeSpec, RejectsOtherProtocolsAndBrokenText) {
 TEST(TreeSpec, BoundsNestingDepth) {
   std::string spec = kLeaf;
   for (int i = 0; i < 40; ++i) spec = node("builtins.tuple", "\"null\"", spec);
-  EXPECT_TRUE(read_treespec("[1, " + spec + "]", 64).ok);
+  const TreeSpecShape read = read_treespec("[1, " + spec + "]", 64);
+  EXPECT_TRUE(read.ok);
+  EXPECT_EQ(read.nesting, 40u);
   TreeSpecShape deep = read_treespec("[1, " + spec + "]", 16);
   EXPECT_FALSE(deep.ok);
+  EXPECT_TRUE(deep.too_deep);
   EXPECT_NE(deep.error.find("deeper"), std::string::npos);
 
   std::string hostile = "[1, ";
   for (int i = 0; i < 100000; ++i) hostile += R"({"type": "t", "children_spec": [)";
   EXPECT_FALSE(read_treespec(hostile).ok);  // stops at the bound, no stack overflow
+}
+
+// The spec PyTorch 2.11 was measured to load at its deepest (984 one-element tuples, as
+// tests/data/device/measurements/measure.py builds it) is read, with its nesting counted.
+TEST(TreeSpec, ReadsEverySpecPyTorchLoads) {
+  std::string spec = kLeaf;
+  for (std::size_t i = 0; i < kTorchMaxTreeSpecNesting; ++i) {
+    spec = node("builtins.tuple", "\"null\"", spec);
+  }
+  const TreeSpecShape shape = read_treespec("[1, " + spec + "]");
+  ASSERT_TRUE(shape.ok) << shape.error;
+  EXPECT_EQ(shape.nesting, kTorchMaxTreeSpecNesting);
+  EXPECT_EQ(shape.leaves, 1u);
 }
 
 const std::vector<NameCandidate> kBuffers = {

@@ -1,0 +1,52 @@
+// The per-file cap of the load reporter: it counts only findings that --select/--ignore let
+// through, and its summary line is grammatical for one.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontends/load_reporter.h"
+#include "frontends/load_rules.h"
+#include "verifier/rule_filter.h"
+
+namespace pt2lint {
+namespace {
+
+std::size_t count(const CollectingSink& sink, std::string_view rule_id) {
+  std::size_t n = 0;
+  for (const auto& f : sink.findings()) n += f.rule_id == rule_id;
+  return n;
+}
+
+TEST(LoadReporterCap, CountsOnlyFindingsTheFilterShows) {
+  RuleFilter filter;
+  filter.select(kUnsupportedSchemaVersion);
+  CollectingSink collected;
+  FilteringSink shown(filter, collected);
+  LoadReporter reporter(shown, &filter);
+  for (int i = 0; i < 700; ++i) reporter.report(kMalformedProgram, "model", "bad value");
+  reporter.report(kUnsupportedSchemaVersion, "model", "schema 2");
+  reporter.finish();
+  ASSERT_EQ(collected.findings().size(), 1u);
+  EXPECT_EQ(count(collected, "PT103"), 1u);
+  EXPECT_EQ(collected.findings()[0].message, "schema 2");
+}
+
+TEST(LoadReporterCap, WithoutAFilterTheCapStillHolds) {
+  CollectingSink collected;
+  LoadReporter reporter(collected);
+  for (int i = 0; i < 60; ++i) reporter.report(kMalformedProgram, "model", "bad value");
+  reporter.report(kUnsupportedSchemaVersion, "model", "schema 2");
+  reporter.finish();
+  EXPECT_EQ(count(collected, "PT101"), LoadReporter::kDefaultMaxFindings + 1);  // + summary
+  ASSERT_EQ(count(collected, "PT103"), 1u);
+  EXPECT_EQ(collected.findings().back().message,
+            "1 more unsupported-schema-version finding in this file was not shown");
+  bool plural = false;
+  for (const auto& f : collected.findings()) {
+    plural |= f.message == "10 more malformed-program findings in this file were not shown";
+  }
+  EXPECT_TRUE(plural);
+}
+
+}  // namespace
+}  // namespace pt2lint
