@@ -17,7 +17,10 @@ class NativertInputOrder final : public Rule {
   static constexpr RuleInfo kInfo{
       "PT211", "nativert-input-order", Severity::kWarning, RulePhase::kStructural,
       "the inputs are in an order, or of a kind (effect tokens), that PyTorch's C++ runtime "
-      "nativert refuses"};
+      "nativert refuses",
+      // Opt-in: only programs served by nativert care, and PyTorch's own exports (a static-cache
+      // decoder after run_decompositions, any program with effect tokens) trigger it.
+      /*default_enabled=*/false};
   const RuleInfo& info() const override { return kInfo; }
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override;
 };
