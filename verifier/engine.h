@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontends/load_file.h"
+#include "verifier/diagnosis/root_cause.h"
 #include "verifier/finding.h"
 #include "verifier/rule_filter.h"
 #include "verifier/rule_registry.h"
@@ -32,6 +33,8 @@ struct ProgramSummary {
   // Node targets with no operator schema (custom ops, `_operator.*`, higher-order ops):
   // the dataflow rules treat them conservatively; `--verbose` lists them.
   std::vector<std::string> unknown_ops;
+  // What the diagnosis pass found behind the program's errors (empty for a clean program).
+  std::vector<RootCause> root_causes;
 };
 
 struct FileResult {

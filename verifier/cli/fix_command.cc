@@ -84,7 +84,7 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
     diff += diagnosis::unified_diff(diagnosis::signature_lines(repair.before),
                                     diagnosis::signature_lines(repair.after),
                                     fmt::format("{}:{}", options.input, program.name()),
-                                    fmt::format("{}:{} (repaired)", options.output, program.name()));
+                                    fmt::format("{}:{} (repaired)", options.output.empty() ? options.input : options.output, program.name()));
   }
   if (edits == 0) {
     std::set<std::string> rules;

@@ -195,6 +195,8 @@ void Planner::pair_write_backs() {
         "{} write-back target(s) follow one renaming pattern, {}: a pass renamed the state on "
         "one side only; the mapping (state -> name written) is in the notes",
         rename.edits.size(), pattern->describe());
+    rename.repair = fmt::format("apply the inverse mapping to all {} targets (the edits in the JSON "
+                                "report's fix.edits rename each)", rename.edits.size());
     add_cause(std::move(rename));
   }
   if (!target.edits.empty()) {
@@ -336,6 +338,47 @@ void Planner::order_layout() {
     if (c.kind == "pairing" || c.kind == "write-back-as-user-output") pairing = &c;
   RootCause local{"misplaced-mutation"};
   RootCause& cause = pairing != nullptr ? *pairing : local;
+  move_user_outputs_back(cause) || move_mutations_forward(cause);
+  if (pairing == nullptr && !local.edits.empty()) {
+    local.message = fmt::format(
+        "{} output(s) are out of place: PyTorch pairs outputs with specs by position, write-backs "
+        "first, so each moves (spec and graph output together) to keep mutations before the user "
+        "outputs, in input-spec order", local.edits.size());
+    local.rule_ids = {"PT203"};
+    add_cause(std::move(local));
+  }
+}
+
+bool Planner::move_user_outputs_back(RootCause& cause) {
+  // Fewer moves when a few user outputs sit in front of many mutations (a pass that put the
+  // logits first): valid only if the mutations are then already in input-spec order.
+  auto& slots = draft_.outputs;
+  int users_in_front = 0, mutations_behind = 0, last_input = -1;
+  bool seen_user = false;
+  for (const OutputSlot& slot : slots) {
+    if (is_user(slot)) seen_user = true;
+    if (!is_mutation_output(slot.spec)) continue;
+    std::optional<DeclaredState> state = resolve_target(slot.spec);
+    if (!state || state->input_spec < last_input) return false;
+    last_input = state->input_spec;
+    if (seen_user) ++mutations_behind;
+  }
+  int last_mutation = -1;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (is_mutation_output(slots[i].spec)) last_mutation = static_cast<int>(i);
+  for (int i = 0; i < last_mutation; ++i) users_in_front += is_user(slots[i]) ? 1 : 0;
+  if (mutations_behind == 0 || users_in_front >= mutations_behind) return false;
+  for (int i = last_mutation - 1; i >= 0; --i) {
+    if (!is_user(slots[i])) continue;
+    if (slots[i].original >= 0) cause.output_specs.push_back(slots[i].original);
+    apply(cause, {EditOp::kMove, i, last_mutation});
+    --last_mutation;
+  }
+  return true;
+}
+
+bool Planner::move_mutations_forward(RootCause& cause) {
+  auto& slots = draft_.outputs;
   for (;;) {
     int first_user = -1, late = -1;
     for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -347,21 +390,14 @@ void Planner::order_layout() {
     }
     if (late < 0) break;
     std::optional<DeclaredState> state = resolve_target(slots[late].spec);
-    if (!state) break;  // an unresolved target: mutation-target-resolves says so
+    if (!state) return false;  // an unresolved target: mutation-target-resolves says so
     const int to = insertion_point(state->input_spec);
     for (int i = to; i <= late; ++i)
       if (slots[i].original >= 0) cause.output_specs.push_back(slots[i].original);
     cause.states.push_back(state->target);
     apply(cause, {EditOp::kMove, late, to});
   }
-  if (pairing == nullptr && !local.edits.empty()) {
-    local.message = fmt::format(
-        "{} write-back(s) come after the user outputs; PyTorch pairs outputs with specs by "
-        "position, mutations first, so each moves (spec and graph output together) to its place "
-        "in input-spec order", local.edits.size());
-    local.rule_ids = {"PT203"};
-    add_cause(std::move(local));
-  }
+  return true;
 }
 
 int Planner::insertion_point(int input_spec) const {

@@ -44,6 +44,8 @@ class Planner {
   void restore_lost_write_backs();
   void drop_extra_user_outputs();
   void order_layout();
+  bool move_user_outputs_back(RootCause& cause);
+  bool move_mutations_forward(RootCause& cause);
   int insertion_point(int input_spec) const;
   std::optional<std::size_t> out_spec_leaves() const;
   int user_output_count() const;

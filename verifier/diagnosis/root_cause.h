@@ -14,6 +14,7 @@ struct RootCause {
   std::string message;  // names the cause
   std::vector<std::string> notes;    // what each misplaced value really is, the mapping, ...
   std::vector<SignatureEdit> edits;  // the repair; empty when `ambiguity` says why none
+  std::string repair;   // the repair in words, when listing every edit would say it worse
   std::string ambiguity;             // non-empty: no repair can be proven, and why
   // What it explains: findings at these original spec positions, about these states, or of
   // these rules anywhere in the program.

@@ -44,8 +44,8 @@ std::string unified_diff(const std::vector<std::string>& a, const std::vector<st
   std::size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] == b[j]) script.push_back({' ', i++, j++});
-    else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) script.push_back({'+', i, j++});
-    else script.push_back({'-', i++, j});
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) script.push_back({'-', i++, j});
+    else script.push_back({'+', i, j++});
   }
   if (std::all_of(script.begin(), script.end(), [](const Line& l) { return l.tag == ' '; })) return {};
   constexpr std::size_t kContext = 3;
