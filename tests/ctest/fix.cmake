@@ -18,3 +18,9 @@ add_test(NAME fix_goldens_repaired
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/golden/diagnosis
                  ${CMAKE_CURRENT_BINARY_DIR}/fix_goldens)
 set_tests_properties(fix_goldens_repaired PROPERTIES TIMEOUT 120)
+
+add_test(NAME fix_seedbugs
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_seedbugs.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs
+                 ${CMAKE_CURRENT_BINARY_DIR}/fix_seedbugs)
+set_tests_properties(fix_seedbugs PROPERTIES TIMEOUT 120)
