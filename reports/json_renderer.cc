@@ -20,7 +20,9 @@ void write_location(JsonWriter& json, const Location& location) {
 void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   json.begin_object().field("op", edit_op_name(edit.op));
   if (edit.spec >= 0)
-    json.field(edit.op == EditOp::kRenameInput || edit.op == EditOp::kInputKind ? "input_spec" : "spec",
+    json.field(edit.op == EditOp::kRenameInput || edit.op == EditOp::kInputKind || edit.op == EditOp::kAddInput
+                   ? "input_spec"
+                   : "spec",
                edit.spec);
   if (edit.to >= 0) json.field("to", edit.to);
   if (!edit.kind.empty()) json.field("kind", edit.kind);

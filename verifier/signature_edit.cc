@@ -15,6 +15,7 @@ std::string_view edit_op_name(EditOp op) {
     case EditOp::kRemove: return "remove";
     case EditOp::kSetValue: return "set_value";
     case EditOp::kInputKind: return "input_kind";
+    case EditOp::kAddInput: return "add_input";
   }
   return "";
 }
@@ -45,6 +46,9 @@ std::string describe_edit(const SignatureEdit& e) {
                          e.spec, e.value, e.from);
     case EditOp::kInputKind:
       return fmt::format("make input_specs[{}] a {} input of `{}`", e.spec, e.kind, e.target);
+    case EditOp::kAddInput:
+      return fmt::format("insert at input_specs[{}] a {} input of `{}` for placeholder `{}`", e.spec,
+                         e.kind, e.target, e.value);
   }
   return "";
 }

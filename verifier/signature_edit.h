@@ -19,6 +19,7 @@ enum class EditOp {
   kRemove,        // output spec `spec` and graph output `spec` are removed
   kSetValue,      // output spec `spec` and graph output `spec` name `value` instead of `from`
   kInputKind,     // input spec `spec` becomes a `kind` input of `target` (same placeholder)
+  kAddInput,      // a `kind` input spec of `target` for placeholder `value`, inserted at `spec`
 };
 
 std::string_view edit_op_name(EditOp op);  // "retarget", "move", ...

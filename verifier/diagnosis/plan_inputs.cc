@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "rules/structural/name_suggestions.h"
+#include "verifier/dataflow/tensor_meta_text.h"
 #include "verifier/diagnosis/planner.h"
 #include "verifier/program_index.h"
 
@@ -18,9 +20,81 @@ const ir::PayloadMeta* weight_entry(const ir::Program& program, std::string_view
   return nullptr;
 }
 
+// A saved state entry that may be the one a dropped input spec declared.
+struct SavedState {
+  std::string fqn;
+  std::string kind;  // "buffer", "parameter", "tensor_constant"
+  bool persistent = true;
+  const ir::TensorMeta* meta = nullptr;
+};
+
+// The kind torch.export's placeholder prefix says (`b_`, `p_`, `c_`), and the name after it.
+std::pair<std::string_view, std::string_view> placeholder_kind(std::string_view name) {
+  if (name.starts_with("b_")) return {"buffer", name.substr(2)};
+  if (name.starts_with("p_")) return {"parameter", name.substr(2)};
+  if (name.starts_with("c_")) return {"tensor_constant", name.substr(2)};
+  return {{}, {}};
+}
+
 }  // namespace
 
+// One input spec missing: the placeholder it described has no spec, every other spec still
+// matches its placeholder in order, and exactly one saved state entry no spec declares has
+// that placeholder's name (as torch.export derives it) and its tensor metadata.
+void Planner::restore_dropped_input() {
+  const std::vector<std::string_view>& placeholders = index_.placeholder_names();
+  if (draft_.inputs.size() + 1 != placeholders.size()) return;
+  std::size_t j = 0;
+  while (j < draft_.inputs.size() && input_spec_arg_name(draft_.inputs[j]) == placeholders[j]) ++j;
+  for (std::size_t k = j; k < draft_.inputs.size(); ++k)
+    if (input_spec_arg_name(draft_.inputs[k]) != placeholders[k + 1]) return;
+  const std::string_view placeholder = placeholders[j];
+  const auto [kind, rest] = placeholder_kind(placeholder);
+  if (kind.empty()) return;
+  std::set<std::string_view> declared;
+  for (const ir::InputSpec& spec : draft_.inputs) declared.insert(input_spec_target(spec));
+  std::vector<SavedState> saved;
+  auto collect = [&](const ir::StateSource& source, bool weights) {
+    if (!source.present()) return;
+    for (const ir::PayloadMetaEntry& entry : source.config().config()) {
+      if (declared.contains(entry.key())) continue;
+      const std::string_view entry_kind =
+          weights ? (entry.value().is_param() ? "parameter" : "buffer") : kind == "buffer" ? "buffer" : "tensor_constant";
+      saved.push_back({entry.key(), std::string(entry_kind), weights, &entry.value().tensor_meta()});
+    }
+  };
+  collect(index_.program().weights(), true);
+  collect(index_.program().constants(), false);
+  const ir::TensorMeta* meta = index_.tensor_meta(placeholder);
+  const SavedState* match = nullptr;
+  int matches = 0;
+  for (const SavedState& state : saved) {
+    if (state.kind != kind || sanitize_state_name(state.fqn) != sanitize_state_name(rest)) continue;
+    if (meta == nullptr || dataflow::meta_text(*meta) != dataflow::meta_text(*state.meta)) continue;
+    match = &state;
+    ++matches;
+  }
+  if (matches != 1) return;
+  RootCause cause;
+  cause.kind = "input-spec-dropped";
+  cause.message = fmt::format("the input spec of placeholder `{}` was dropped: graph input {} has no "
+                              "spec, and the saved {} `{}` is declared by none", placeholder, j,
+                              dataflow::state_kind_words(kind), match->fqn);
+  cause.notes.push_back(fmt::format("`{}` is the name torch.export gives the placeholder of `{}`, and "
+                                    "their shapes and dtypes agree ({})", placeholder, match->fqn,
+                                    dataflow::meta_text(*meta)));
+  for (std::size_t k = j; k <= draft_.inputs.size(); ++k) cause.input_specs.push_back(static_cast<int>(k));
+  cause.states.push_back(match->fqn);
+  cause.rule_ids = {"PT201"};
+  SignatureEdit edit{EditOp::kAddInput, static_cast<int>(j), -1, match->kind, match->fqn,
+                     std::string(placeholder), {}};
+  if (match->kind == "buffer") edit.persistent = match->persistent;
+  apply(cause, std::move(edit));
+  add_cause(std::move(cause));
+}
+
 void Planner::plan_inputs() {
+  restore_dropped_input();
   const std::vector<std::string_view>& placeholders = index_.placeholder_names();
   if (draft_.inputs.size() == placeholders.size()) {
     std::set<std::string_view> named;

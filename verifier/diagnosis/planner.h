@@ -26,6 +26,7 @@ class Planner {
       : index_(index), facts_(index), draft_(std::move(draft)), outputs_paired_(outputs_paired) {}
 
   void plan_inputs();   // plan_inputs.cc
+  void restore_dropped_input();
   void plan_outputs();  // plan_outputs.cc
   std::vector<RootCause> take() { return std::move(causes_); }
   const SignatureDraft& draft() const { return draft_; }

@@ -98,7 +98,7 @@ void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program) {
 std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
   auto& slots = draft.outputs;
   const bool input_edit = e.op == EditOp::kRenameInput || e.op == EditOp::kInputKind;
-  const bool adds = e.op == EditOp::kAddWriteBack;
+  const bool adds = e.op == EditOp::kAddWriteBack || e.op == EditOp::kAddInput;
   if (!adds && !valid(e.spec, input_edit ? draft.inputs.size() : slots.size()))
     return fmt::format("{}: no spec {}", edit_op_name(e.op), e.spec);
   switch (e.op) {
@@ -141,6 +141,26 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
       break;
     }
     case EditOp::kRenameInput: set_input_name(draft.inputs[e.spec], e.value); break;
+    case EditOp::kAddInput: {
+      if (e.spec < 0 || static_cast<std::size_t>(e.spec) > draft.inputs.size())
+        return fmt::format("add_input: no position {}", e.spec);
+      ir::InputSpec spec;
+      if (e.kind == "buffer") {
+        spec.mutable_buffer()->mutable_arg()->set_name(e.value);
+        spec.mutable_buffer()->set_buffer_name(e.target);
+        if (e.persistent) spec.mutable_buffer()->set_persistent(*e.persistent);
+      } else if (e.kind == "parameter") {
+        spec.mutable_parameter()->mutable_arg()->set_name(e.value);
+        spec.mutable_parameter()->set_parameter_name(e.target);
+      } else if (e.kind == "tensor_constant") {
+        spec.mutable_tensor_constant()->mutable_arg()->set_name(e.value);
+        spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
+      } else {
+        return "add_input: only a buffer, parameter or tensor constant can be restored";
+      }
+      draft.inputs.insert(draft.inputs.begin() + e.spec, std::move(spec));
+      break;
+    }
     case EditOp::kInputKind: {
       ir::InputSpec& spec = draft.inputs[e.spec];
       const std::string name(input_spec_arg_name(spec));

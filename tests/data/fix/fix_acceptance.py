@@ -27,7 +27,7 @@ EXPECTED = {
     "dropped_mutation": "repaired", "mutation_value_undefined": "repaired",
     "placeholder_renamed": "mixed", "buffer_as_parameter": "repaired",
     "extra_user_output": "mixed",
-    "input_spec_dropped": "refused", "missing_weight": "refused", "schema_major": "refused",
+    "input_spec_dropped": "mixed", "missing_weight": "refused", "schema_major": "refused",
     "truncated": "refused", "wrong_type": "refused", "unknown_kind": "refused",
     "upstream_constant_write": "refused",
 }
@@ -65,7 +65,8 @@ def check_one(pt2lint, corpus, label, work):
     if os.path.exists(out):
         os.remove(out)
     fix = run([pt2lint, "fix", src, "-o", out])
-    reason = (fix.stderr.strip().splitlines() or [""])[-1]
+    lines = fix.stderr.strip().splitlines()
+    reason = next((l for l in lines if l.startswith("pt2lint: error:")), lines[-1] if lines else "")
     if fix.returncode != 0:
         if os.path.exists(out):
             return "bad", f"exit {fix.returncode} but wrote {out}"
