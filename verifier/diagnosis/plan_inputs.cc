@@ -85,6 +85,8 @@ void Planner::restore_dropped_input() {
                                     dataflow::meta_text(*meta)));
   for (std::size_t k = j; k <= draft_.inputs.size(); ++k) cause.input_specs.push_back(static_cast<int>(k));
   cause.states.push_back(match->fqn);
+  for (const OutputSlot& slot : draft_.outputs)  // write-backs that could not resolve without it
+    if (output_spec_target(slot.spec) == match->fqn) cause.output_specs.push_back(slot.original);
   cause.rule_ids = {"PT201"};
   SignatureEdit edit{EditOp::kAddInput, static_cast<int>(j), -1, match->kind, match->fqn,
                      std::string(placeholder), {}};
