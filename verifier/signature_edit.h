@@ -28,11 +28,11 @@ struct SignatureEdit {
   EditOp op = EditOp::kRetarget;
   int spec = -1;               // index into output_specs (input_specs for *Input* ops)
   int to = -1;                 // destination position (move, move_spec, add_write_back)
-  std::string kind;            // spec kind after the edit: "buffer_mutation", "user_output", ...
-  std::string target;          // state FQN (user-input placeholder name) after the edit
-  std::string value;           // value name after the edit
-  std::string from;            // the name the edit replaces (rename, set_value)
-  std::optional<bool> persistent;  // for kInputKind to a buffer
+  std::string kind{};            // spec kind after the edit: "buffer_mutation", "user_output", ...
+  std::string target{};          // state FQN (user-input placeholder name) after the edit
+  std::string value{};           // value name after the edit
+  std::string from{};            // the name the edit replaces (rename, set_value)
+  std::optional<bool> persistent{};  // for kInputKind to a buffer
   int sequence = 0;            // order of application among all edits of the program
 };
 

@@ -12,8 +12,7 @@ std::vector<std::string> signature_lines(const SignatureDraft& draft) {
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < draft.inputs.size(); ++i) {
     const ir::InputSpec& spec = draft.inputs[i];
-    std::string line = fmt::format("input_specs[{}]: {} {}", i, input_spec_kind(spec),
-                                   input_spec_arg_name(spec));
+    std::string line = fmt::format("input  {} {}", input_spec_kind(spec), input_spec_arg_name(spec));
     if (!input_spec_target(spec).empty()) line += fmt::format(" -> `{}`", input_spec_target(spec));
     if (spec.has_buffer() && spec.buffer().has_persistent())
       line += spec.buffer().persistent() ? " (persistent)" : " (not persistent)";
@@ -21,11 +20,10 @@ std::vector<std::string> signature_lines(const SignatureDraft& draft) {
   }
   for (std::size_t i = 0; i < draft.outputs.size(); ++i) {
     const OutputSlot& slot = draft.outputs[i];
-    std::string line = fmt::format("output_specs[{}]: {} {}", i, output_spec_kind(slot.spec),
-                                   output_spec_arg_name(slot.spec));
+    std::string line = fmt::format("output {} {}", output_spec_kind(slot.spec), output_spec_arg_name(slot.spec));
     if (!output_spec_target(slot.spec).empty()) line += fmt::format(" -> `{}`", output_spec_target(slot.spec));
     const std::string_view value = argument_value_name(slot.output);
-    if (value != output_spec_arg_name(slot.spec)) line += fmt::format("  [graph output {}: {}]", i, value);
+    if (value != output_spec_arg_name(slot.spec)) line += fmt::format("  [graph output: {}]", value);
     lines.push_back(std::move(line));
   }
   return lines;

@@ -9,7 +9,8 @@
 
 namespace pt2lint::diagnosis {
 
-// One line per input spec and per output spec (with its graph output).
+// One line per input spec and per output spec (with its graph output when it names another
+// value), without indices, so that a diff shows only what an edit changed.
 std::vector<std::string> signature_lines(const SignatureDraft& draft);
 
 // A unified diff (3 lines of context) from `before` to `after`; "" when they are equal.
