@@ -16,6 +16,24 @@ void write_location(JsonWriter& json, const Location& location) {
   json.end_object();
 }
 
+// Only the fields that apply to the edit's op are written.
+void write_edit(JsonWriter& json, const SignatureEdit& edit) {
+  json.begin_object().field("op", edit_op_name(edit.op));
+  if (edit.spec >= 0)
+    json.field(edit.op == EditOp::kRenameInput || edit.op == EditOp::kInputKind || edit.op == EditOp::kAddInput
+                   ? "input_spec"
+                   : "spec",
+               edit.spec);
+  if (edit.to >= 0) json.field("to", edit.to);
+  if (!edit.kind.empty()) json.field("kind", edit.kind);
+  if (!edit.target.empty()) json.field("target", edit.target);
+  if (!edit.value.empty()) json.field("value", edit.value);
+  if (!edit.from.empty()) json.field("from", edit.from);
+  if (edit.persistent) json.field("persistent", *edit.persistent);
+  json.field("sequence", edit.sequence);
+  json.end_object();
+}
+
 void write_finding(JsonWriter& json, const Finding& f) {
   json.begin_object();
   json.field("rule", f.rule_id).field("name", f.rule_name);
@@ -29,8 +47,20 @@ void write_finding(JsonWriter& json, const Finding& f) {
   if (f.fix) {
     json.key("fix").begin_object().field("description", f.fix->description);
     if (!f.fix->replacement.empty()) json.field("replacement", f.fix->replacement);
+    if (!f.fix->edits.empty()) {
+      json.key("edits").begin_array();
+      for (const SignatureEdit& edit : f.fix->edits) write_edit(json, edit);
+      json.end_array();
+    }
     json.end_object();
   }
+  if (!f.root_cause.empty()) json.field("root_cause", f.root_cause);
+  if (!f.related.empty()) {
+    json.key("related").begin_array();
+    for (int i : f.related) json.value(i);
+    json.end_array();
+  }
+  if (f.cause) json.field("cause", *f.cause);
   if (!f.op.empty()) json.field("op", f.op);
   if (!f.state_fqn.empty()) json.field("state", f.state_fqn);
   json.field("baseline", f.baselined);

@@ -146,13 +146,26 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
   write_logical_locations(json, anchor.artifact, f);
   json.end_object().end_array();
 
-  if (anchor.source) {
-    json.key("relatedLocations").begin_array().begin_object().field("id", 1);
-    write_artifact_location(json, anchor.artifact, 1);
-    std::string where = f.location.node.empty() ? "the exported program"
-                                                : "graph node " + f.location.node;
-    json.key("message").begin_object().field("text", where).end_object();
-    json.end_object().end_array();
+  if (anchor.source || !f.related.empty()) {
+    json.key("relatedLocations").begin_array();
+    if (anchor.source) {
+      json.begin_object().field("id", 1);
+      write_artifact_location(json, anchor.artifact, 1);
+      std::string where = f.location.node.empty() ? "the exported program"
+                                                  : "graph node " + f.location.node;
+      json.key("message").begin_object().field("text", where).end_object();
+      json.end_object();
+    }
+    // The findings this root cause explains (also results of their own, so counts hold).
+    for (std::size_t k = 0; k < f.related.size(); ++k) {
+      const Finding& grouped = file.findings[f.related[k]];
+      json.begin_object().field("id", static_cast<int>(k) + 2);
+      write_artifact_location(json, anchor.artifact, 1);
+      json.key("message").begin_object();
+      json.field("text", "[" + grouped.rule_id + " " + grouped.rule_name + "] " + grouped.message);
+      json.end_object().end_object();
+    }
+    json.end_array();
   }
 
   json.key("partialFingerprints").begin_object();
@@ -164,6 +177,8 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
     json.field("baselineState", f.baselined ? "unchanged" : "new");
   json.key("properties").begin_object();
   json.field("file", anchor.artifact).field("program", f.program).field("ruleName", f.rule_name);
+  if (!f.root_cause.empty()) json.field("rootCause", f.root_cause);
+  if (f.cause) json.field("causedBy", file.findings[*f.cause].rule_id + ": " + file.findings[*f.cause].message);
   json.end_object();
   json.end_object();
 }

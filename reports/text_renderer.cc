@@ -1,6 +1,7 @@
 #include "reports/text_renderer.h"
 
 #include <map>
+#include <string>
 
 namespace pt2lint {
 namespace {
@@ -20,6 +21,21 @@ struct Palette {
   }
 };
 
+// "also explains 3 more findings (2 PT301 mutation-value-derives-from-target, 1 PT302 ...)".
+std::string folded_summary(const FileResult& file, const Finding& primary) {
+  std::map<std::string, int> per_rule;
+  for (int i : primary.related)
+    ++per_rule[file.findings[i].rule_id + " " + file.findings[i].rule_name];
+  std::string out = "also explains " + std::to_string(primary.related.size()) +
+                    (primary.related.size() == 1 ? " more finding (" : " more findings (");
+  bool first = true;
+  for (const auto& [rule, count] : per_rule) {
+    out += (first ? "" : ", ") + std::to_string(count) + ' ' + rule;
+    first = false;
+  }
+  return out + "), folded here; --verbose shows them";
+}
+
 }  // namespace
 
 void TextRenderer::render(const RunReport& report, const RenderOptions& options,
@@ -27,6 +43,8 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
   Palette palette{options.color};
   for (const FileResult& file : report.files) {
     for (const Finding& f : file.findings) {
+      // A finding grouped under a root cause is folded into its primary unless --verbose.
+      if (f.cause && !options.verbose) continue;
       out << palette.bold() << file.path;
       if (!f.program.empty()) out << ':' << f.program;
       out << ":" << palette.reset() << ' ' << palette.severity(f.severity)
@@ -37,6 +55,8 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       if (!where.empty()) out << "  at: " << where << '\n';
       for (const std::string& note : f.notes) out << "  note: " << note << '\n';
       if (f.fix) out << "  fix: " << f.fix->description << '\n';
+      if (f.cause) out << "  caused by: the root cause reported above (" << file.findings[*f.cause].root_cause << ")\n";
+      if (!f.related.empty() && !options.verbose) out << "  " << folded_summary(file, f) << '\n';
     }
     if (options.verbose) {
       for (const ProgramSummary& program : file.programs) {

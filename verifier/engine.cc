@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "verifier/dataflow/dataflow_summary.h"
+#include "verifier/diagnosis/group_findings.h"
+#include "verifier/diagnosis/repair_plan.h"
 #include "verifier/program_index.h"
 
 namespace pt2lint {
@@ -86,20 +88,25 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
     return summary;
   }
 
-  StructureWatch structural(sink);
+  StructureWatch any_error(sink);
+  // Through the base: a StructureWatch argument would pick the copy constructor.
+  StructureWatch structural(static_cast<DiagnosticSink&>(any_error));
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kStructural) continue;
     if (!filter_.enabled(rule->info().id)) continue;
     rule->check(index, structural);
   }
   summary.structure_sound = loaded_cleanly && !structural.broken();
-  if (!summary.structure_sound) return summary;
-  dataflow::summarize_dataflow(index, summary);
-  for (const auto& rule : registry_.rules()) {
-    if (rule->info().phase != RulePhase::kDataflow) continue;
-    if (!filter_.enabled(rule->info().id)) continue;
-    rule->check(index, sink);
+  if (summary.structure_sound) {
+    dataflow::summarize_dataflow(index, summary);
+    for (const auto& rule : registry_.rules()) {
+      if (rule->info().phase != RulePhase::kDataflow) continue;
+      if (!filter_.enabled(rule->info().id)) continue;
+      rule->check(index, any_error);
+    }
   }
+  // Only a program with errors pays for the diagnosis; a clean one never gets here.
+  if (loaded_cleanly && any_error.broken()) summary.root_causes = diagnosis::plan_repairs(index);
   return summary;
 }
 
@@ -147,6 +154,7 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
         check_program(*program, filtered, !load_watch.broken(program->name()), archive));
   }
   result.findings = collected.take();
+  diagnosis::group_findings(result);
 #if !defined(__SANITIZE_ADDRESS__)
   if (disposal == IrDisposal::kLeaveToExit) (void)loaded.arena.release();
 #endif

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontends/load_file.h"
+#include "verifier/diagnosis/root_cause.h"
 #include "verifier/finding.h"
 #include "verifier/program_index.h"
 #include "verifier/rule_filter.h"
@@ -42,6 +43,8 @@ struct ProgramSummary {
   // State passed to an op whose schema is unknown, in a TRAINING program: it may be written
   // (`possible_mutations` in JSON, "may be written by" in --show-mutations).
   std::vector<MutationSummary> possible_mutations;
+  // What the diagnosis pass found behind the program's errors (empty for a clean program).
+  std::vector<RootCause> root_causes;
 };
 
 struct FileResult {

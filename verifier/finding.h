@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "verifier/signature_edit.h"
+
 namespace pt2lint {
 
 enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
@@ -26,6 +28,8 @@ struct Location {
 struct SuggestedFix {
   std::string description;  // what to change, in words
   std::string replacement;  // optional: the JSON/text that should be there instead
+  // The repair as data (`fix.edits` in JSON); only on a diagnosis' primary finding.
+  std::vector<SignatureEdit> edits;
 };
 
 struct Finding {
@@ -42,6 +46,11 @@ struct Finding {
   std::string state_fqn;   // buffer/parameter/constant FQN the finding is about
   std::string stack_trace; // the node's stack_trace metadata, for source locations
   bool baselined = false;
+  // Set by the diagnosis pass (verifier/diagnosis): findings with one root cause are grouped
+  // under a primary finding. Indices are positions in the file's finding list.
+  std::string root_cause;     // on the primary: the cause's kind ("swap", "pairing", ...)
+  std::vector<int> related;   // on the primary: the findings it groups
+  std::optional<int> cause;   // on a grouped finding: its primary
 };
 
 }  // namespace pt2lint

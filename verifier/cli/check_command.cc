@@ -366,7 +366,8 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_flag("--show-mutations", check.show_mutations,
                 "print each program's effective mutation set");
   cmd->add_flag("-v,--verbose", check.verbose,
-                "also list the ops pt2lint has no schema for (treated conservatively)");
+                "also list the ops pt2lint has no schema for (treated conservatively), and show "
+                "the findings folded under a root cause");
   cmd->add_flag("--statistics", check.statistics, "print finding counts per rule");
   add_op_schemas_option(*cmd, check.op_schemas);
   cmd->add_flag("--unknown-ops-parameters", check.unknown_ops_parameters,

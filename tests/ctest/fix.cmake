@@ -1,0 +1,26 @@
+# Issue 17: the diagnosis pass and `pt2lint fix`.
+# fix_diagnosis_goldens: one primary finding per root cause, with its repair as fix.edits
+# (tests/golden/diagnosis/check_diagnosis.py); fix_corpus: every defective corpus program is
+# repaired to exactly its clean source, or refused with a reason (tests/data/fix).
+file(GLOB fix_diagnosis_goldens CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/golden/diagnosis/*.textproto)
+add_test(NAME fix_diagnosis_goldens
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/golden/diagnosis/check_diagnosis.py
+                 $<TARGET_FILE:pt2lint> ${fix_diagnosis_goldens})
+set_tests_properties(fix_diagnosis_goldens PROPERTIES TIMEOUT 120)
+
+add_test(NAME fix_corpus
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_acceptance.py
+                 $<TARGET_FILE:pt2lint> ${PT2LINT_CORPUS_DIR} ${CMAKE_CURRENT_BINARY_DIR}/fix_corpus)
+set_tests_properties(fix_corpus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+add_test(NAME fix_goldens_repaired
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_goldens.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/golden/diagnosis
+                 ${CMAKE_CURRENT_BINARY_DIR}/fix_goldens)
+set_tests_properties(fix_goldens_repaired PROPERTIES TIMEOUT 120)
+
+add_test(NAME fix_seedbugs
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_seedbugs.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs
+                 ${CMAKE_CURRENT_BINARY_DIR}/fix_seedbugs)
+set_tests_properties(fix_seedbugs PROPERTIES TIMEOUT 120)

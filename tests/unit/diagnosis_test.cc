@@ -1,0 +1,117 @@
+// The diagnosis pass (verifier/diagnosis): renaming patterns, signature edits, the diff of
+// `fix --dry-run`, and the repair plans of the diagnosis goldens.
+#include <fstream>
+#include <sstream>
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include "program.pb.h"
+#include "verifier/diagnosis/rename_pattern.h"
+#include "verifier/diagnosis/repair_plan.h"
+#include "verifier/diagnosis/repair_program.h"
+#include "verifier/diagnosis/signature_draft.h"
+#include "verifier/diagnosis/signature_text.h"
+#include "verifier/program_index.h"
+
+namespace pt2lint::diagnosis {
+namespace {
+
+ir::Program golden(const std::string& name) {
+  std::ifstream in(std::string(PT2LINT_TESTS_DIR) + "/golden/diagnosis/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  ir::Program program;  // a golden holds one Program in text form
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &program)) << name;
+  return program;
+}
+
+TEST(RenamePattern, LiftedPrefixAndUnderscores) {
+  auto p = infer_rename("layers.0.kv.k_cache", "lifted_buf_layers_0_kv_k_cache");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->added_prefix, "lifted_buf_");
+  EXPECT_TRUE(p->dots_as_underscores);
+  EXPECT_EQ(p->dropped_prefix, "");
+  EXPECT_EQ(p->apply("layers.3.kv.v_cache"), "lifted_buf_layers_3_kv_v_cache");
+  EXPECT_EQ(p->describe(), "the prefix `lifted_buf_` added and dots written as underscores");
+}
+
+TEST(RenamePattern, DroppedModulePath) {
+  auto p = infer_rename("model.layers.0.k", "layers.0.k");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->dropped_prefix, "model.");
+  EXPECT_FALSE(p->dots_as_underscores);
+  EXPECT_EQ(p->added_prefix, "");
+}
+
+TEST(RenamePattern, UnrelatedNamesHaveNone) {
+  EXPECT_FALSE(infer_rename("count", "no.such.buffer"));
+  EXPECT_FALSE(infer_rename("count", "count"));
+}
+
+TEST(SignatureDraft, MoveRemoveAndAddKeepSpecsBesideOutputs) {
+  ir::Program program = golden("good.textproto");
+  SignatureDraft draft;
+  ASSERT_TRUE(read_draft(program.program(), draft));
+  ASSERT_EQ(draft.outputs.size(), 5u);
+  EXPECT_EQ(apply_edit(draft, {EditOp::kMove, 4, 0}), "");
+  EXPECT_EQ(argument_value_name(draft.outputs[0].output), "view_60");
+  EXPECT_EQ(draft.outputs[0].original, 4);
+  EXPECT_EQ(apply_edit(draft, {EditOp::kRemove, 0}), "");
+  EXPECT_EQ(draft.outputs.size(), 4u);
+  SignatureEdit add{EditOp::kAddWriteBack, -1, 4, "user_output", "", "view_60"};
+  EXPECT_EQ(apply_edit(draft, add), "");
+  EXPECT_TRUE(draft.outputs[4].spec.has_user_output());
+  EXPECT_NE(apply_edit(draft, {EditOp::kMove, 9, 0}), "");  // out of range: refused, not applied
+}
+
+TEST(SignatureText, UnifiedDiffShowsOnlyTheChange) {
+  EXPECT_EQ(unified_diff({"a", "b"}, {"a", "b"}, "x", "y"), "");
+  const std::string diff = unified_diff({"a", "b", "c"}, {"a", "B", "c"}, "x", "y");
+  EXPECT_EQ(diff, "--- x\n+++ y\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+}
+
+TEST(RepairPlan, SwapIsOneCauseWithTwoRetargets) {
+  ir::Program program = golden("bad_swap.textproto");
+  const ProgramIndex index(program);
+  std::vector<RootCause> causes = plan_repairs(index);
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].kind, "swap");
+  ASSERT_EQ(causes[0].edits.size(), 2u);
+  EXPECT_EQ(causes[0].edits[0].target, "key_cache_0");
+  EXPECT_EQ(causes[0].edits[1].target, "value_cache_0");
+}
+
+TEST(RepairPlan, CleanProgramHasNoCause) {
+  ir::Program program = golden("good.textproto");
+  const ProgramIndex index(program);
+  EXPECT_TRUE(plan_repairs(index).empty());
+}
+
+TEST(RepairProgram, PairingByPositionBecomesTheCleanSignature) {
+  ir::Program broken = golden("bad_pairing_by_position.textproto");
+  const ir::Program good = golden("good.textproto");
+  ProgramRepair repair = repair_program(broken);
+  ASSERT_EQ(repair.refusal, "");
+  ASSERT_EQ(repair.causes.size(), 1u);
+  EXPECT_EQ(repair.causes[0].kind, "pairing");
+  EXPECT_EQ(broken.program().graph_module().signature().SerializeAsString(),
+            good.program().graph_module().signature().SerializeAsString());
+  EXPECT_EQ(broken.program().graph_module().graph().SerializeAsString(),
+            good.program().graph_module().graph().SerializeAsString());
+}
+
+TEST(RepairProgram, AValueOfUnknownOriginIsNotGuessed) {
+  ir::Program program = golden("bad_swap.textproto");
+  // Make the first update come from an op without a schema: its origin is unknown.
+  ir::Node& node = *program.mutable_program()->mutable_graph_module()->mutable_graph()->mutable_nodes(0);
+  node.set_target("my_lib.opaque_update.default");
+  const std::string before = program.program().graph_module().signature().SerializeAsString();
+  ProgramRepair repair = repair_program(program);
+  EXPECT_NE(repair.refusal, "");
+  EXPECT_TRUE(repair.edits.empty());
+  EXPECT_EQ(program.program().graph_module().signature().SerializeAsString(), before);
+}
+
+}  // namespace
+}  // namespace pt2lint::diagnosis
