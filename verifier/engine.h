@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,13 +51,19 @@ enum class IrDisposal {
   kLeaveToExit,
 };
 
+// Called once a file's programs are checked, while their IR is still alive: for reports that
+// draw from the graph (the pictures of the html and markdown formats, `pt2lint graph`).
+using CheckedFileObserver =
+    std::function<void(const std::vector<ir::Program*>& programs, FileResult& result)>;
+
 class Engine {
  public:
   Engine(const RuleRegistry& registry, RuleFilter filter)
       : registry_(registry), filter_(std::move(filter)) {}
 
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
-                        IrDisposal disposal = IrDisposal::kFree) const;
+                        IrDisposal disposal = IrDisposal::kFree,
+                        const CheckedFileObserver& observer = {}) const;
   // Checks one program already in memory; findings go to `sink` unfiltered.
   ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,
                                bool loaded_cleanly = true) const;

@@ -42,6 +42,9 @@ struct Finding {
   std::string state_fqn;   // buffer/parameter/constant FQN the finding is about
   std::string stack_trace; // the node's stack_trace metadata, for source locations
   bool baselined = false;
+  // The finding's slice of the graph in the drawing language of the report format (inline
+  // SVG for html, Mermaid for markdown); "" for formats that draw nothing (see docs/graph.md).
+  std::string picture;
 };
 
 }  // namespace pt2lint

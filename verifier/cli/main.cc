@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
       add_lower_command(app),
       add_contract_command(app),
       add_diff_command(app, registry),
+      add_graph_command(app, registry),
   };
 
   try {

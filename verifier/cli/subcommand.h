@@ -27,5 +27,6 @@ Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_lower_command(CLI::App& app);
 Subcommand add_contract_command(CLI::App& app);
 Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry);
+Subcommand add_graph_command(CLI::App& app, const RuleRegistry& registry);
 
 }  // namespace pt2lint
