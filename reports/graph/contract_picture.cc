@@ -232,7 +232,9 @@ void ContractPictureBuilder::add_state(int placeholder) {
   if (written_back || !trace_values_) return;
   // TRAINING dialect: the state is written in place, by nodes in graph order.
   for (const dataflow::StateWrite& write : written_states()) {
-    if (write.placeholder == placeholder) add_node_chain(state_box(placeholder), write.nodes);
+    if (write.placeholder != placeholder || write.nodes.empty()) continue;
+    add_edge(add_node_chain(state_box(placeholder), write.nodes), target_box(placeholder),
+             EdgeKind::kWriteBack, "writes in place");
   }
 }
 

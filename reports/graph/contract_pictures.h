@@ -17,7 +17,7 @@ namespace graph {
 
 // At most this many written states are drawn in a whole-program picture; the rest are one
 // "… N more written states …" box (`pt2lint graph --state FQN` draws any one of them).
-inline constexpr std::size_t kMaxStatesDrawn = 16;
+inline constexpr std::size_t kMaxStatesDrawn = 8;
 
 // Every written state with its slice and write-back, the unwritten states counted per kind,
 // and the user outputs.
