@@ -16,8 +16,9 @@ inline constexpr std::string_view kPageIdPrefix = "pt2lint-";
 void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
                            PictureLanguage language);
 
-// The observer that draws in `language`, for Engine::check_file.
-CheckedFileObserver finding_picture_observer(PictureLanguage language);
+// The observer that draws what the report `format` shows: SVG for html, Mermaid for
+// markdown; none ({}) for the other formats, which pay nothing.
+CheckedFileObserver finding_picture_observer(std::string_view format);
 
 // "PT301 mutation-value-derives-from-target · decode": the title of a finding's picture.
 std::string finding_picture_title(const Finding& finding);

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <thread>
 
+#include "reports/graph/finding_pictures.h"
 #include "reports/renderer.h"
 #include "verifier/baseline/baseline.h"
 #include "verifier/cli/rule_docs.h"
@@ -153,6 +154,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
   std::stable_sort(order.begin(), order.end(),
                    [&sizes](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
   const IrDisposal disposal = files.size() == 1 ? IrDisposal::kLeaveToExit : IrDisposal::kFree;
+  const CheckedFileObserver draw_pictures = graph::finding_picture_observer(options.format);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t n = next++; n < files.size(); n = next++) {
@@ -160,7 +162,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
       Engine engine(registry, filters[i]->for_file(files[i].path));
-      results[i] = engine.check_file(files[i].path, load, disposal);
+      results[i] = engine.check_file(files[i].path, load, disposal, draw_pictures);
       progress.file_done();
     }
   };
