@@ -104,11 +104,17 @@ class FindingPainter {
       }
     }
     const std::optional<std::string> meant = near_miss_state(index_, wrong);
-    int expected = meant ? placeholder_of_state(index_, *meant) : -1;
-    if (expected < 0) expected = builder_.origin_of_value(output_spec_arg_name(output));
-    if (expected >= 0)
+    const int expected = meant ? placeholder_of_state(index_, *meant) : -1;
+    if (expected >= 0) {
       builder_.mark(out, builder_.target_box(expected), EdgeKind::kExpected,
                     fmt::format("did you mean {}?", quoted(builder_.state_name(expected))));
+      return;
+    }
+    // No name is near: the dataflow still says which state the value is the update of.
+    const int origin = builder_.origin_of_value(output_spec_arg_name(output));
+    if (origin >= 0)
+      builder_.mark(out, builder_.target_box(origin), EdgeKind::kExpected,
+                    fmt::format("expected: the update of {}", quoted(builder_.state_name(origin))));
   }
 
   // The write-back edge itself is wrong: the shape differs, or the state is written twice.
@@ -169,8 +175,12 @@ class FindingPainter {
       box = builder_.add_value(at.value);
     }
     if (box < 0) {
-      box = builder_.missing_box(at.json_path.empty() ? "program " + finding_.program : at.json_path,
-                                 "no graph element to draw");
+      // Nothing of the graph to draw (a weights record, an archive member): name what it is.
+      std::string what = !finding_.state_fqn.empty() ? finding_.state_fqn
+                         : !at.archive_member.empty() ? at.archive_member
+                         : !at.json_path.empty()      ? at.json_path
+                                                      : "program " + finding_.program;
+      box = builder_.missing_box(std::move(what), "not in the graph");
     }
     builder_.focus(box);
     mark_into(box, fmt::format("✗ {}", finding_.rule_name));

@@ -79,6 +79,7 @@ class FilterResolver {
     }
     return true;
   }
+  const std::string& docs_url() const { return docs_url_; }
 
  private:
   bool filter_for_config(const std::filesystem::path& config_file,
@@ -91,6 +92,7 @@ class FilterResolver {
         usage_error(error);
         return false;
       }
+      if (docs_url_.empty()) docs_url_ = config.docs_url;  // the first config that sets it
       RuleFilter filter;
       if (!build_rule_filter(config, {options_.select, options_.ignore}, registry_, filter, error)) {
         usage_error(error);
@@ -106,6 +108,7 @@ class FilterResolver {
   const CheckOptions& options_;
   std::map<std::filesystem::path, std::optional<std::filesystem::path>> found_in_;
   std::map<std::filesystem::path, RuleFilter> filters_;
+  std::string docs_url_;
 };
 
 // "checked 12/140 files" on stderr, rewritten in place; only for long runs on a terminal.
@@ -258,6 +261,7 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
   render.source_root = options.source_root;
   render.baseline_active = !options.baseline.empty();
   render.rule_doc = rule_doc_page;
+  render.docs_url = resolver.docs_url();
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && options.format == "github")
     render.step_summary_path = summary;
   if (options.output.empty()) {

@@ -30,6 +30,7 @@ struct Config {
   std::vector<std::pair<std::string, Severity>> severity;  // rule -> severity, as written
   std::vector<PerFileIgnore> per_file_ignores;
   std::map<std::string, std::map<std::string, RuleOptionValue>> rule_options;  // by rule name
+  std::string docs_url;  // `docs-url`: where the rule pages live, ending in '/'; "" when unset
 };
 
 }  // namespace pt2lint
