@@ -245,6 +245,7 @@ Picture program_picture(const ProgramIndex& index, std::string title) {
   }
   if (user_outputs > kMaxStatesDrawn)
     builder.collapsed_box(fmt::format("… {} more outputs …", user_outputs - kMaxStatesDrawn), "");
+  if (builder.picture().boxes.empty()) builder.missing_box("no state and no outputs", "an empty program");
   return builder.take(std::move(title));
 }
 

@@ -8,3 +8,9 @@ add_test(NAME graph_big_slices
           $<TARGET_FILE:pt2lint> ${PT2LINT_CORPUS_DIR} ${CMAKE_CURRENT_BINARY_DIR}/graph_work)
 # Timed: not meaningful under the sanitizers.
 set_tests_properties(graph_big_slices PROPERTIES SKIP_RETURN_CODE 77 LABELS no-sanitizer)
+
+# Every program and finding of the device corpus (real PyTorch 2.11 exports) has a picture.
+add_test(NAME graph_device_pictures
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/golden/graph/device_pictures.py
+          $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device)
+set_tests_properties(graph_device_pictures PROPERTIES TIMEOUT 300)

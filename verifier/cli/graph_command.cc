@@ -75,6 +75,14 @@ std::string draw(const GraphOptions& options, const std::vector<ir::Program*>& p
   if (program == nullptr)
     return options.program.empty() ? "no readable program in '" + options.path + "'"
                                    : "no program named '" + options.program + "'";
+  // A program its loader could not read fully has no contract to draw: drawing what was read
+  // would pass a guess off as the program.
+  for (const Finding& finding : result.findings) {
+    if (finding.rule_id == "PT101" && finding.severity == Severity::kError &&
+        (finding.program.empty() || finding.program == program->name()))
+      return fmt::format("program '{}' could not be read: {} (`pt2lint check {}` lists every finding)",
+                         program->name(), finding.message, options.path);
+  }
   ProgramIndex index(*program);
   const std::string title = fmt::format("{}:{}", file, program->name());
   if (options.state.empty()) {
