@@ -6,3 +6,8 @@ add_test(NAME html_report_browser
           $<TARGET_FILE:pt2lint> ${PT2LINT_CORPUS_DIR} ${CMAKE_CURRENT_BINARY_DIR}/html_work)
 set_tests_properties(html_report_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                      LABELS no-sanitizer)
+
+# `diff --format html`: the two contracts side by side, differences highlighted.
+add_test(NAME html_diff_page
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html/diff_page.py
+          $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/html_work/diff)
