@@ -83,23 +83,24 @@ std::string ContractPictureBuilder::meta_of_value(std::string_view value) const 
   return meta == nullptr ? std::string() : dataflow::meta_text(*meta);
 }
 
-int ContractPictureBuilder::state_box(int placeholder) {
-  const std::string_view name = index_.placeholder_names()[placeholder];
-  const ir::InputSpec* spec = index_.input_spec_for(name);
+// "buffer", "user input", ...: the kind of the input spec of a placeholder, in words.
+std::string ContractPictureBuilder::state_kind(int placeholder) const {
+  const ir::InputSpec* spec = index_.input_spec_for(index_.placeholder_names()[placeholder]);
   std::string kind = spec == nullptr ? "placeholder" : std::string(input_spec_kind(*spec));
   std::replace(kind.begin(), kind.end(), '_', ' ');
-  std::string meta = meta_of_value(name);
+  return kind;
+}
+
+int ContractPictureBuilder::state_box(int placeholder) {
+  const std::string kind = state_kind(placeholder);
+  std::string meta = meta_of_value(index_.placeholder_names()[placeholder]);
   return add_box(fmt::format("s{}", placeholder), BoxKind::kState, state_name(placeholder),
                  meta.empty() ? kind : kind + " " + meta);
 }
 
 int ContractPictureBuilder::target_box(int placeholder) {
-  const std::string_view name = index_.placeholder_names()[placeholder];
-  const ir::InputSpec* spec = index_.input_spec_for(name);
-  std::string kind = spec == nullptr ? "placeholder" : std::string(input_spec_kind(*spec));
-  std::replace(kind.begin(), kind.end(), '_', ' ');
   return add_box(fmt::format("t{}", placeholder), BoxKind::kTarget, state_name(placeholder),
-                 kind + " after the run");
+                 state_kind(placeholder) + " after the run");
 }
 
 int ContractPictureBuilder::node_box(int node) {
@@ -187,12 +188,10 @@ int ContractPictureBuilder::add_value(std::string_view value) {
   return add_node_chain(origin >= 0 ? state_box(origin) : -1, nodes);
 }
 
-int ContractPictureBuilder::box_of_value(std::string_view value) const {
-  std::optional<ValueDef> def = index_.definition(value);
-  if (!def) return -1;
-  auto it = box_by_id_.find(def->placeholder >= 0 ? fmt::format("s{}", def->placeholder)
-                                                  : fmt::format("n{}", def->node));
-  return it == box_by_id_.end() ? -1 : it->second;
+int ContractPictureBuilder::add_node(int node) {
+  const std::string value = first_output_value(index_.graph().nodes(node));
+  if (!value.empty()) add_value(value);
+  return node_box(node);
 }
 
 int ContractPictureBuilder::origin_of_value(std::string_view value) {

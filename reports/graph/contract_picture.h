@@ -82,6 +82,8 @@ class ContractPictureBuilder {
   // The slice of a value back to the state it updates (or to its producer); returns the
   // box of the value's producer (or its state), -1 when the value has no definition.
   int add_value(std::string_view value);
+  // A node with the slice of its first output; returns its box.
+  int add_node(int node);
 
   int state_box(int placeholder);
   int target_box(int placeholder);
@@ -96,8 +98,6 @@ class ContractPictureBuilder {
   // The edge from -> to, added when absent, given `kind` and `label`.
   void mark(int from, int to, EdgeKind kind, std::string label);
   void focus(int box);
-  // The box a value is drawn as (its producer node, or its state), or -1.
-  int box_of_value(std::string_view value) const;
   // The placeholder a value updates or aliases (-1: none or not traced).
   int origin_of_value(std::string_view value);
   // The placeholder an output spec writes back to, or -1.
@@ -105,8 +105,8 @@ class ContractPictureBuilder {
   // "`name` (1, 8) float32" of a placeholder or value, for labels.
   std::string meta_of_value(std::string_view value) const;
   std::string state_name(int placeholder) const;  // FQN, or the user input's name
+  std::string state_kind(int placeholder) const;  // "buffer", "user input", ...
 
-  const ProgramIndex& index() const { return index_; }
   const Picture& picture() const { return picture_; }
   Picture take(std::string title);
 

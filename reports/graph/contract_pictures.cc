@@ -168,8 +168,7 @@ class FindingPainter {
     }
     if (!at.node.empty()) {
       if (std::optional<int> node = index_.node_by_name(at.node)) {
-        builder_.add_value(index_.node_name(*node));
-        box = builder_.node_box(*node);
+        box = builder_.add_node(*node);
       }
     } else if (box < 0 && !at.value.empty()) {
       box = builder_.add_value(at.value);
