@@ -105,7 +105,11 @@ int ContractPictureBuilder::target_box(int placeholder) {
 
 int ContractPictureBuilder::node_box(int node) {
   const ir::Node& n = index_.graph().nodes(node);
-  std::string meta = meta_of_value(first_output_value(n));
+  // A node with several outputs is described by the one on the slice (`getitem_3` of a
+  // batch norm, not its first output).
+  auto traced = traced_output_.find(node);
+  std::string meta = meta_of_value(traced != traced_output_.end() ? std::string(traced->second)
+                                                                  : first_output_value(n));
   std::string detail(short_op(n.target()));
   if (!meta.empty()) detail += " " + meta;
   return add_box(fmt::format("n{}", node), BoxKind::kNode, std::string(index_.node_name(node)),
@@ -181,7 +185,10 @@ int ContractPictureBuilder::add_value(std::string_view value) {
   std::vector<int> nodes;
   int origin = -1;
   for (const dataflow::TraceStep& step : flow_->tracer().chain(value, true)) {
-    if (step.node >= 0 && (nodes.empty() || nodes.back() != step.node)) nodes.push_back(step.node);
+    if (step.node >= 0 && (nodes.empty() || nodes.back() != step.node)) {
+      nodes.push_back(step.node);
+      traced_output_.emplace(step.node, step.value);
+    }
     if (step.kind == dataflow::StepKind::kPlaceholder) origin = step.placeholder;
   }
   std::reverse(nodes.begin(), nodes.end());

@@ -121,6 +121,7 @@ class ContractPictureBuilder {
   std::unique_ptr<dataflow::ProgramDataflow> flow_;  // only when tracing
   Picture picture_;
   std::map<std::string, int> box_by_id_;
+  std::map<int, std::string_view> traced_output_;  // node -> the output a traced slice passes
   // Computed on first use, once per builder: a whole-program picture asks for every state.
   std::optional<std::vector<dataflow::ResolvedWriteBack>> write_backs_;
   std::optional<std::vector<dataflow::StateWrite>> mutations_;
