@@ -11,3 +11,8 @@ set_tests_properties(html_report_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 
 add_test(NAME html_diff_page
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html/diff_page.py
           $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/html_work/diff)
+
+# The device corpus in one html run: every finding drawn, also under the sanitizers.
+add_test(NAME html_report_device
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html/device_report.py
+          $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device ${CMAKE_CURRENT_BINARY_DIR}/html_work/device)
