@@ -11,6 +11,9 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libtorch-dev libtomlplusplus-dev python3 python3-jsonschema zip \
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
+# What only the tests need: the HTML report is checked in a real browser (tests/html).
+TEST_PACKAGES := chromium chromium-driver python3-selenium
+
 # ccache, when installed, speeds up rebuilds; the build never needs it.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
@@ -20,7 +23,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTHON ?= /usr/bin/python3
 PYTHON_TESTS = PT2LINT_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest python/tests -q -p no:cacheprovider
 
-.PHONY: all deps build build-asan demo test test-fast fuzz bench clean wheel python-test device-bundle
+.PHONY: all deps test-deps build build-asan demo test test-fast fuzz bench clean wheel python-test device-bundle
 
 all: build
 
@@ -30,6 +33,16 @@ deps:
 	done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing missing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+test-deps:
+	@missing=$$(for p in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages for the tests:" $$missing; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
@@ -57,7 +70,7 @@ demo: build
 	@./$(BUILD)/pt2lint check tests/data/demo/kv_cache_broken.pt2; status=$$?; \
 	  echo "(exit code $$status: 1 means error findings)"; test $$status -eq 1
 
-test: build build-asan
+test: build build-asan test-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
@@ -93,7 +106,7 @@ bench: build
 	  (DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$p); done
 	tests/bench/check_big_programs.sh $(BUILD) $(CORPUS)
 
-test-fast: build
+test-fast: build test-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(PYTHON_TESTS)
 

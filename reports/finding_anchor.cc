@@ -4,8 +4,9 @@
 
 namespace pt2lint {
 
-std::string rule_help_uri(std::string_view rule_name) {
-  return std::string(kRuleDocsBaseUrl) + std::string(rule_name) + ".md";
+std::string rule_help_uri(std::string_view docs_url, std::string_view rule_name) {
+  if (docs_url.empty()) return {};
+  return std::string(docs_url) + std::string(rule_name) + ".md";
 }
 
 std::string artifact_path(const std::string& path, std::string_view source_root) {

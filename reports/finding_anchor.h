@@ -11,12 +11,10 @@
 
 namespace pt2lint {
 
-// The rule pages live in the repository; every format links to them through this one base.
-inline constexpr std::string_view kRuleDocsBaseUrl =
-    "https://github.com/pt2lint/pt2lint/blob/main/docs/rules/";
-inline constexpr std::string_view kToolInformationUri = "https://github.com/pt2lint/pt2lint";
-
-std::string rule_help_uri(std::string_view rule_name);
+// `<docs_url><rule-name>.md`, the page of a rule under the `docs-url` of the config; "" when
+// no docs-url is set: pt2lint has no public home to link to, so formats then leave the link
+// out rather than point at a made-up address (docs/configuration.md).
+std::string rule_help_uri(std::string_view docs_url, std::string_view rule_name);
 
 struct FindingAnchor {
   std::optional<SourceLocation> source;  // set when the stack trace reaches the source root

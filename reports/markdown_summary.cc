@@ -62,8 +62,10 @@ void write_markdown_summary(const RunReport& report, const RenderOptions& option
       std::string where = "`" + cell(anchor.artifact) + "`";
       if (anchor.source)
         where += "<br>`" + cell(anchor.source->path) + ":" + std::to_string(anchor.source->line) + "`";
-      out << "| " << badge(f.severity) << (f.baselined ? " (baseline)" : "") << " | ["
-          << f.rule_id << ' ' << f.rule_name << "](" << rule_help_uri(f.rule_name) << ") | "
+      const std::string rule = f.rule_id + ' ' + f.rule_name;
+      const std::string uri = rule_help_uri(options.docs_url, f.rule_name);
+      out << "| " << badge(f.severity) << (f.baselined ? " (baseline)" : "") << " | "
+          << (uri.empty() ? rule : "[" + rule + "](" + uri + ")") << " | "
           << where << " | " << cell(f.program) << " | " << cell(message_with_notes(f, "\n"))
           << " |\n";
     }

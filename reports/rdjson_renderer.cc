@@ -35,7 +35,8 @@ void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f
   json.end_object();
   json.field("severity", rd_severity(f.severity));
   json.key("code").begin_object().field("value", f.rule_id);
-  json.field("url", rule_help_uri(f.rule_name)).end_object();
+  if (std::string url = rule_help_uri(options.docs_url, f.rule_name); !url.empty()) json.field("url", url);
+  json.end_object();
   json.end_object();
 }
 
@@ -46,7 +47,8 @@ void RdjsonRenderer::render(const RunReport& report, const RenderOptions& option
   JsonWriter json(out, /*pretty=*/true);
   json.begin_object();
   json.key("source").begin_object().field("name", "pt2lint");
-  json.field("url", kToolInformationUri).end_object();
+  if (!options.docs_url.empty()) json.field("url", options.docs_url);
+  json.end_object();
   json.key("diagnostics").begin_array();
   for (const FileResult& file : report.files)
     for (const Finding& f : file.findings) write_diagnostic(json, file, f, options);

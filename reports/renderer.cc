@@ -4,6 +4,7 @@
 
 #include "reports/github_renderer.h"
 #include "reports/gitlab_renderer.h"
+#include "reports/html_renderer.h"
 #include "reports/json_renderer.h"
 #include "reports/junit_renderer.h"
 #include "reports/markdown_renderer.h"
@@ -54,11 +55,12 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
   if (format == "rdjson") return std::make_unique<RdjsonRenderer>();
   if (format == "gitlab") return std::make_unique<GitlabRenderer>();
   if (format == "markdown") return std::make_unique<MarkdownRenderer>();
+  if (format == "html") return std::make_unique<HtmlRenderer>();
   return nullptr;
 }
 
 std::vector<std::string_view> renderer_names() {
-  return {"text", "json", "sarif", "github", "junit", "rdjson", "gitlab", "markdown"};
+  return {"text", "json", "sarif", "github", "junit", "rdjson", "gitlab", "markdown", "html"};
 }
 
 }  // namespace pt2lint

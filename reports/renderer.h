@@ -35,6 +35,9 @@ struct RenderOptions {
   // The docs/rules/<name>.md page of a rule ("" when none); the pages are embedded in the
   // executable, not in the library, so the CLI hands them in.
   std::function<std::string_view(std::string_view rule_name)> rule_doc;
+  // Where the rule pages live (`docs-url` in the config), ending in '/': links are
+  // `<docs_url><rule-name>.md`. "" (the default): formats leave rule links out.
+  std::string docs_url;
   // github: where the Markdown summary is appended ($GITHUB_STEP_SUMMARY), "" for nowhere.
   std::string step_summary_path;
 };

@@ -57,7 +57,7 @@ std::vector<const RuleInfo*> sorted_rules(const RuleRegistry* registry) {
 
 void write_rule(JsonWriter& json, const RuleInfo& rule, const RenderOptions& options) {
   std::string_view page = options.rule_doc ? options.rule_doc(rule.name) : std::string_view();
-  std::string uri = rule_help_uri(rule.name);
+  std::string uri = rule_help_uri(options.docs_url, rule.name);
   std::string full = first_paragraph(page);
   json.begin_object();
   json.field("id", rule.id).field("name", rule.name);
@@ -66,10 +66,10 @@ void write_rule(JsonWriter& json, const RuleInfo& rule, const RenderOptions& opt
   json.field("text", clip(full.empty() ? rule.summary : std::string_view(full)));
   json.end_object();
   json.key("help").begin_object();
-  json.field("text", std::string(rule.summary) + ". See " + uri);
+  json.field("text", std::string(rule.summary) + (uri.empty() ? "." : ". See " + uri));
   json.field("markdown", page.empty() ? std::string(rule.summary) : std::string(page));
   json.end_object();
-  json.field("helpUri", uri);
+  if (!uri.empty()) json.field("helpUri", uri);
   json.key("defaultConfiguration").begin_object();
   json.field("level", severity_name(rule.default_severity));
   // Opt-in rules run only when selected (pt2lint rules shows which).
@@ -198,7 +198,7 @@ void SarifRenderer::render(const RunReport& report, const RenderOptions& options
   json.key("runs").begin_array().begin_object();
   json.key("tool").begin_object().key("driver").begin_object();
   json.field("name", "pt2lint").field("semanticVersion", PT2LINT_VERSION);
-  json.field("informationUri", kToolInformationUri);
+  if (!options.docs_url.empty()) json.field("informationUri", options.docs_url);
   json.key("rules").begin_array();
   for (const RuleInfo* rule : rules) write_rule(json, *rule, options);
   json.end_array();

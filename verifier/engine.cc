@@ -111,7 +111,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
 }
 
 FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptions& options,
-                              IrDisposal disposal) const {
+                              IrDisposal disposal, const CheckedFileObserver& observer) const {
   FileResult result;
   result.path = path.string();
   CollectingSink collected;
@@ -155,6 +155,7 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
   }
   result.findings = collected.take();
   diagnosis::group_findings(result);
+  if (observer) observer(loaded.programs, result);
 #if !defined(__SANITIZE_ADDRESS__)
   if (disposal == IrDisposal::kLeaveToExit) (void)loaded.arena.release();
 #endif

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <span>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,13 +64,19 @@ enum class IrDisposal {
   kLeaveToExit,
 };
 
+// Called once a file's programs are checked, while their IR is still alive: for reports that
+// draw from the graph (the pictures of the html and markdown formats, `pt2lint graph`).
+using CheckedFileObserver =
+    std::function<void(const std::vector<ir::Program*>& programs, FileResult& result)>;
+
 class Engine {
  public:
   Engine(const RuleRegistry& registry, RuleFilter filter, OpKnowledge ops = {})
       : registry_(registry), filter_(std::move(filter)), ops_(ops) {}
 
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
-                        IrDisposal disposal = IrDisposal::kFree) const;
+                        IrDisposal disposal = IrDisposal::kFree,
+                        const CheckedFileObserver& observer = {}) const;
   // Checks one program already in memory; findings go to `sink` unfiltered.
   // `archive` lists every program of the file, for rules about state they share.
   ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,

@@ -51,6 +51,9 @@ struct Finding {
   std::string root_cause;     // on the primary: the cause's kind ("swap", "pairing", ...)
   std::vector<int> related;   // on the primary: the findings it groups
   std::optional<int> cause;   // on a grouped finding: its primary
+  // The finding's slice of the graph in the drawing language of the report format (inline
+  // SVG for html, Mermaid for markdown); "" for formats that draw nothing (see docs/graph.md).
+  std::string picture;
 };
 
 }  // namespace pt2lint

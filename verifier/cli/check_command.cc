@@ -13,6 +13,7 @@
 #include <system_error>
 #include <thread>
 
+#include "reports/graph/finding_pictures.h"
 #include "reports/renderer.h"
 #include "verifier/baseline/baseline.h"
 #include "verifier/cli/op_schema_files.h"
@@ -86,6 +87,7 @@ class FilterResolver {
     }
     return true;
   }
+  const std::string& docs_url() const { return docs_url_; }
 
   // The custom op schemas of each file resolve() saw, in the same order.
   const std::vector<const opschema::SchemaCatalog*>& catalogs() const { return catalog_of_; }
@@ -101,6 +103,7 @@ class FilterResolver {
         usage_error(error);
         return false;
       }
+      if (docs_url_.empty()) docs_url_ = config.docs_url;  // the first config that sets it
       RuleFilter filter;
       const CommandLineSelection cli{options_.select, options_.ignore, options_.extend_select};
       if (!build_rule_filter(config, cli, registry_, filter, error)) {
@@ -128,6 +131,7 @@ class FilterResolver {
   std::map<std::filesystem::path, RuleFilter> filters_;
   std::map<std::filesystem::path, opschema::SchemaCatalog> catalogs_;  // node-based: stable
   std::vector<const opschema::SchemaCatalog*> catalog_of_;
+  std::string docs_url_;
 };
 
 // "checked 12/140 files" on stderr, rewritten in place; only for long runs on a terminal.
@@ -177,6 +181,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
   std::stable_sort(order.begin(), order.end(),
                    [&sizes](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
   const IrDisposal disposal = files.size() == 1 ? IrDisposal::kLeaveToExit : IrDisposal::kFree;
+  const CheckedFileObserver draw_pictures = graph::finding_picture_observer(options.format);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t n = next++; n < files.size(); n = next++) {
@@ -185,7 +190,7 @@ std::vector<FileResult> check_files(const RuleRegistry& registry,
       load.found_by_folder_walk = files[i].found_by_folder_walk;
       Engine engine(registry, filters[i]->for_file(files[i].path),
                     OpKnowledge{catalogs[i], options.unknown_ops_parameters});
-      results[i] = engine.check_file(files[i].path, load, disposal);
+      results[i] = engine.check_file(files[i].path, load, disposal, draw_pictures);
       progress.file_done();
     }
   };
@@ -311,6 +316,7 @@ int run_check(const RuleRegistry& registry, const CheckOptions& options) {
   render.source_root = options.source_root;
   render.baseline_active = !options.baseline.empty();
   render.rule_doc = rule_doc_page;
+  render.docs_url = resolver.docs_url();
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && options.format == "github")
     render.step_summary_path = summary;
   if (options.output.empty()) {

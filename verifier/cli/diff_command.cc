@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/html/contract_diff_page.h"
 #include "reports/renderer.h"
 #include "verifier/cli/op_schema_files.h"
 #include "verifier/cli/subcommand.h"
@@ -131,7 +132,13 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   render.registry = &registry;
   const char* no_color = std::getenv("NO_COLOR");
   render.color = options.format == "text" && isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
-  renderer->render(report, render, std::cout);
+  if (options.format == "html") {
+    html::write_contract_diff_page({options.before, options.after, &before_contracts, &after_contracts,
+                                    renames_for, &report.files.front().findings},
+                                   render, std::cout);
+  } else {
+    renderer->render(report, render, std::cout);
+  }
   return broken ? kExitFindings : undecidable ? kExitUndecidable : kExitClean;
 }
 

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
       add_diff_command(app, registry),
       add_schemas_command(app),
       add_fix_command(app, registry),
+      add_graph_command(app, registry),
   };
 
   try {

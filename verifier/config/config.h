@@ -32,6 +32,7 @@ struct Config {
   std::vector<PerFileIgnore> per_file_ignores;
   std::map<std::string, std::map<std::string, RuleOptionValue>> rule_options;  // by rule name
   std::vector<std::filesystem::path> op_schemas;  // `op-schemas`, resolved against the config's folder
+  std::string docs_url;  // `docs-url`: where the rule pages live, ending in '/'; "" when unset
 };
 
 }  // namespace pt2lint

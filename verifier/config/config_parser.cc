@@ -156,6 +156,10 @@ bool Parser::parse(const toml::table& settings) {
       ok = parse_rule_options(value);
     } else if (name == "op-schemas") {
       ok = parse_op_schemas(value);
+    } else if (name == "docs-url") {
+      std::optional<std::string> url = value.value<std::string>();
+      ok = url && !url->empty() ? true : fail(value, "docs-url must be a non-empty string (a URL)");
+      if (ok) config_.docs_url = url->back() == '/' ? *url : *url + '/';
     } else {
       std::vector<std::string_view> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
       std::string hint = closest_match(name, keys);
