@@ -40,14 +40,25 @@ std::string repair_words(const RootCause& cause) {
   return out + " (`pt2lint fix` applies this)";
 }
 
-void make_primary(Finding& f, const RootCause& cause) {
+// A cause that explains several findings speaks for them in the primary's message. One that
+// explains only its own finding leaves the rule's message, already the one thing that went
+// wrong, and adds the cause as a note.
+void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
   std::vector<std::string> notes = cause.notes;
-  notes.push_back(fmt::format("root cause of this {} finding: {}", f.rule_name, f.message));
+  if (groups_others)
+    notes.push_back(fmt::format("root cause of this {} finding: {}", f.rule_name, f.message));
+  else
+    notes.insert(notes.begin(), fmt::format("root cause: {}", cause.message));
   notes.insert(notes.end(), f.notes.begin(), f.notes.end());
   f.notes = std::move(notes);
-  f.message = cause.message;
+  if (groups_others) f.message = cause.message;
   f.root_cause = cause.kind;
-  f.fix = SuggestedFix{repair_words(cause), {}, cause.edits};
+  // The rule's own fix of a lone finding is already concrete ("set the target to X"); keep its
+  // words and attach the edits.
+  if (!groups_others && f.fix && !f.fix->description.empty())
+    f.fix->edits = cause.edits;
+  else
+    f.fix = SuggestedFix{repair_words(cause), {}, cause.edits};
 }
 
 }  // namespace
@@ -66,7 +77,7 @@ void group_findings(FileResult& file) {
                                             cause.ambiguity));
         continue;
       }
-      make_primary(primary, cause);
+      make_primary(primary, cause, members.size() > 1);
       for (std::size_t k = 1; k < members.size(); ++k) {
         primary.related.push_back(members[k]);
         file.findings[members[k]].cause = members.front();

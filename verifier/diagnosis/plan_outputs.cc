@@ -191,12 +191,20 @@ void Planner::pair_write_backs() {
     apply(pairing, {EditOp::kRetarget, i, -1, "user_output"});
   }
   if (!rename.edits.empty()) {
-    rename.message = fmt::format(
-        "{} write-back target(s) follow one renaming pattern, {}: a pass renamed the state on "
-        "one side only; the mapping (state -> name written) is in the notes",
-        rename.edits.size(), pattern->describe());
-    rename.repair = fmt::format("apply the inverse mapping to all {} targets (the edits in the JSON "
-                                "report's fix.edits rename each)", rename.edits.size());
+    const std::size_t renamed = rename.edits.size();
+    rename.message =
+        renamed == 1
+            ? fmt::format("the write-back target was renamed on one side only ({}); the mapping "
+                          "(state -> name written) is in the notes",
+                          pattern->describe())
+            : fmt::format("{} write-back targets follow one renaming pattern, {}: a pass renamed the "
+                          "state on one side only; the mapping (state -> name written) is in the notes",
+                          renamed, pattern->describe());
+    rename.repair = renamed == 1
+                        ? std::string("rename the target back (the edit in the JSON report's fix.edits)")
+                        : fmt::format("apply the inverse mapping to all {} targets (the edits in the JSON "
+                                      "report's fix.edits rename each)",
+                                      renamed);
     add_cause(std::move(rename));
   }
   if (!target.edits.empty()) {

@@ -31,10 +31,14 @@ class Location:
 class Fix:
     description: str
     replacement: Optional[str] = None
+    # The repair as data (docs/fix.md): dicts with `op`, `sequence` and the keys that apply.
+    edits: List[dict] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: dict) -> "Fix":
-        return cls(**_known(cls, data))
+        values = _known(cls, data)
+        values["edits"] = [dict(edit) for edit in data.get("edits", [])]
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,11 @@ class Finding:
     op: Optional[str] = None
     state: Optional[str] = None
     baseline: bool = False
+    # Findings with one root cause are grouped under a primary (docs/fix.md): the primary has
+    # `root_cause` and `related` (indices into the file's findings), each grouped one `cause`.
+    root_cause: Optional[str] = None
+    related: List[int] = field(default_factory=list)
+    cause: Optional[int] = None
     path: str = ""  # the file (or the stdin name) the finding is in
 
     @classmethod
@@ -60,6 +69,7 @@ class Finding:
         values["location"] = Location.from_json(data.get("location", {}))
         values["fix"] = Fix.from_json(data["fix"]) if data.get("fix") else None
         values["notes"] = list(data.get("notes", []))
+        values["related"] = list(data.get("related", []))
         values["path"] = path
         return cls(**values)
 
