@@ -34,6 +34,9 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
 
   TreeSpecShape shape = read_treespec(out_spec);
   if (shape.too_deep || (shape.ok && shape.nesting > kTorchMaxTreeSpecNesting)) {
+    // Between the measured limit and the recursion limit, loading depends on the caller's
+    // stack: a warning. Past the recursion limit it always fails: an error.
+    const bool always_refused = !shape.ok || shape.nesting >= kTorchRefusedTreeSpecNesting;
     emit(sink, kInfo, index.name(),
          shape.ok ? fmt::format("the root module call signature's out_spec nests its outputs {} "
                                 "containers deep; torch.export.load refuses out_specs nested "
@@ -47,7 +50,9 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
         .note("measured with PyTorch 2.11: an out_spec nested 984 deep loads and runs, 985 and "
               "deeper fail to deserialize (\"We ran into an error when deserializing the saved "
               "file\"): treespec_loads recurses once per level under Python's recursion limit "
-              "of 1000")
+              "of 1000, on top of the caller's frames, so a nesting between 985 and 999 loads "
+              "or not depending on how deep the stack that calls torch.export.load is")
+        .severity(always_refused ? Severity::kError : Severity::kWarning)
         .fix("return a flatter structure from forward (a tuple or dict of tensors), and export "
              "again");
     return;

@@ -22,8 +22,12 @@ struct TreeSpecShape {
 
 // The deepest out_spec nesting torch.export.load accepts: measured with PyTorch 2.11
 // (tests/data/device/measurements, docs/device-measurements.md): 984 loads and runs, 985 and
-// deeper fail to deserialize (Python's recursion limit, 1000).
+// deeper fail to deserialize (Python's recursion limit, 1000). treespec_loads recurses once
+// per level on top of its caller's frames, so the exact limit moves with the depth of the
+// stack torch.export.load is called from (a shallower caller loaded 985 in a later run).
+// From kTorchRefusedTreeSpecNesting on, no caller can load it under the default limit.
 inline constexpr std::size_t kTorchMaxTreeSpecNesting = 984;
+inline constexpr std::size_t kTorchRefusedTreeSpecNesting = 1000;
 
 // Node levels beyond this are reported as unreadable rather than followed: above PyTorch's
 // limit, so every spec PyTorch loads is read, and low enough that the recursive reader's

@@ -116,9 +116,31 @@ def _fast_serializer(torch):
     except ImportError:
         return None
     params = inspect.signature(serialize).parameters
-    if "serialize_state_dict" not in params or "serialize_constants" not in params:
+    if "serialize_state_dict" in params and "serialize_constants" in params:
+        return serialize, schema, _dataclass_to_dict, serialize_tensor_meta, params
+    import torch._export.serde.serialize as serde
+
+    if not callable(getattr(serde, "serialize_torch_artifact", None)):
         return None
-    return serialize, schema, _dataclass_to_dict, serialize_tensor_meta, params
+    return _serialize_without_artifacts(serde, serialize), schema, _dataclass_to_dict, serialize_tensor_meta, {}
+
+
+def _serialize_without_artifacts(serde, serialize):
+    """serialize() of PyTorch releases whose serialize() has no serialize_state_dict keyword
+    (2.11 among them): their only copies of the weights are the pickles that the module's
+    serialize_torch_artifact makes of the state dict, the constants and the example inputs.
+    For the call, that function stands in as an empty pickle. The program JSON does not
+    depend on it. Not thread-safe: the module attribute is patched for the duration."""
+
+    def run(ep, **_keywords):
+        original = serde.serialize_torch_artifact
+        serde.serialize_torch_artifact = lambda *args, **kwargs: b""
+        try:
+            return serialize(ep)
+        finally:
+            serde.serialize_torch_artifact = original
+
+    return run
 
 
 def _payload_meta(schema, **values):

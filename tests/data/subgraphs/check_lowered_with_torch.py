@@ -38,9 +38,9 @@ def load_cases():
 
 
 def main():
+    cases = load_cases()
     import common  # noqa: E402  (tests/data/device/common.py, on the path after load_cases)
 
-    cases = load_cases()
     print(f"torch {torch.__version__}")
     records, failed = [], 0
     for name, make, steps, _ in cases:

@@ -82,12 +82,18 @@ def append_directory_entry(blob, copy_of, new_name, local):
 
 
 # ------------------------------------------------------------------ goldens
+# Opt-in rules (off by default) whose golden folders select them.
+OPT_IN_RULES = {"nativert-input-order"}
+
+
 def put(folder, name, data, expect_lines, comment):
     path = os.path.join(HERE, folder)
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, name), "wb") as f:
         f.write(bytes(data))
     with open(os.path.join(path, name + ".expect"), "w") as f:
+        if folder in OPT_IN_RULES:  # an opt-in rule's goldens select it
+            f.write(f"# extend-select: {folder}\n")
         for line in comment.strip().splitlines():
             line = line.strip()
             f.write(f"# ignore-rules:{line[len('IGNORE'):]}\n" if line.startswith("IGNORE")
