@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       add_contract_command(app),
       add_diff_command(app, registry),
       add_schemas_command(app),
+      add_reduce_command(app, registry),
   };
 
   try {

@@ -30,5 +30,6 @@ Subcommand add_lower_command(CLI::App& app);
 Subcommand add_contract_command(CLI::App& app);
 Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_schemas_command(CLI::App& app);
+Subcommand add_reduce_command(CLI::App& app, const RuleRegistry& registry);
 
 }  // namespace pt2lint

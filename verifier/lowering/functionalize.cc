@@ -135,14 +135,19 @@ class Functionalizer {
  private:
   // ---- value state
 
+  // Both walks stop after as many steps as the map has entries: in a broken program (a value
+  // defined twice, once as a view of the other) the chain is a cycle. The lowered program of
+  // such a program fails self_check and is refused, so where the walk stops does not matter.
   std::string canonical(std::string value) const {
-    for (auto it = same_as_.find(value); it != same_as_.end(); it = same_as_.find(value))
+    std::size_t steps = 0;
+    for (auto it = same_as_.find(value); it != same_as_.end() && steps++ <= same_as_.size(); it = same_as_.find(value))
       value = it->second;
     return value;
   }
 
   std::string base_of(std::string value) const {
-    for (auto it = views_.find(value); it != views_.end(); it = views_.find(value))
+    std::size_t steps = 0;
+    for (auto it = views_.find(value); it != views_.end() && steps++ <= views_.size(); it = views_.find(value))
       value = it->second.parent;
     return value;
   }
