@@ -152,6 +152,22 @@ class Functionalizer {
     return value;
   }
 
+  // A view of its own view exists only in a broken program (one that reads a value before
+  // defining it); every walk to its base would be endless, so it is refused.
+  void refuse_view_cycle(const std::string& view, const std::string& parent, const ir::Node& node) const {
+    std::string at = parent;
+    for (std::size_t steps = 0; steps <= views_.size(); ++steps) {
+      if (at == view) {
+        throw LoweringError{fmt::format("node '{}' makes '{}' a view of itself through '{}': the program reads a "
+                                        "value before it is defined",
+                                        node_name(node), view, parent)};
+      }
+      auto it = views_.find(at);
+      if (it == views_.end()) return;
+      at = it->second.parent;
+    }
+  }
+
   int writes_to(const std::string& base) const {
     auto it = writes_.find(base);
     return it == writes_.end() ? 0 : it->second;
@@ -341,6 +357,7 @@ class Functionalizer {
       if (output.has_as_tensor()) {
         const std::string& out = output.as_tensor().name();
         if (may_return_input(schema.name()) && !returns_input_unchanged(schema, node, source, out)) continue;
+        refuse_view_cycle(out, parent, node);
         views_[out] = {parent, &node, node_name(node), {}};
         seen_[out] = {out, version};
       } else if (output.has_as_tensors()) {
@@ -368,6 +385,7 @@ class Functionalizer {
           of.node = &element_views_.emplace_back(std::move(*view));
         }
       }
+      refuse_view_cycle(name, parent, node);
       views_[name] = std::move(of);
       seen_[name] = {name, version};
     }
