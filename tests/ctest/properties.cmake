@@ -7,7 +7,7 @@ set(_property_seeds ${CMAKE_SOURCE_DIR}/tests/golden/structural ${CMAKE_SOURCE_D
     ${CMAKE_SOURCE_DIR}/tests/data/device/customops ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs
     ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs)
 if(PT2LINT_SANITIZE)
-  set(_property_mutations 2000)
+  set(_property_mutations 3000)
   set(_property_max_ms 20000)
 else()
   set(_property_mutations 3000)

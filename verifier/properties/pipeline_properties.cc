@@ -42,7 +42,10 @@ std::string describe(const Finding& f) { return fmt::format("{} [{} {}]", f.mess
 
 // What `lower` writes for a .json input, read back by the JSON frontend: the lowered program
 // must survive its own file format, not only live in memory.
+// A program without a schema version (possible in a hand-written textproto only) has no
+// JSON form: the reader requires the field, so it stays in memory.
 std::optional<ir::Program> json_round_trip(const ir::Program& program, std::string& why) {
+  if (!program.program().has_schema_version()) return program;
   const std::string json = to_pytorch_json(program.program());
   LoadedFile loaded;
   CollectingSink sink;
