@@ -17,3 +17,11 @@ add_test(NAME properties/pipeline
   COMMAND pt2lint_property_test --seed 14 --mutations ${_property_mutations} --max-ms ${_property_max_ms}
           ${_property_seeds})
 set_tests_properties(properties/pipeline PROPERTIES LABELS properties TIMEOUT 600)
+
+# `pt2lint reduce` end to end on a real program with a finding (a transformers seed bug).
+add_test(NAME properties/reduce
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/properties/check_reduce.py $<TARGET_FILE:pt2lint>
+          ${CMAKE_SOURCE_DIR}/tests/golden/run_golden.py
+          ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs/hf_llama__pairing_by_position.pt2
+          mutation-value-derives-from-target)
+set_tests_properties(properties/reduce PROPERTIES LABELS properties TIMEOUT 300)

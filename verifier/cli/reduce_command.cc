@@ -85,7 +85,12 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
     return kExitUsage;
   }
   ir::ProgramSet set;
-  for (const ir::Program& p : loaded.programs) *set.add_programs() = p;
+  // Judged as what it becomes: a textproto (an archive without its state files is broken).
+  for (const ir::Program& p : loaded.programs) {
+    ir::Program* copy = set.add_programs();
+    *copy = p;
+    copy->set_layout(ir::LAYOUT_TEXTPROTO);
+  }
 
   properties::StillFails still_fails;
   if (o.crash) {

@@ -1,5 +1,7 @@
 #include "verifier/properties/reducer.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "verifier/properties/ir_walk.h"
@@ -36,6 +38,33 @@ bool drop_node(ir::ProgramSet& set, int index) {
   if (g == nullptr) return false;
   g->mutable_nodes()->DeleteSubrange(at, 1);
   return true;
+}
+
+// Deletes a node and lets its readers read its first tensor input instead: the structure
+// stays sound, so the dataflow rules (which need it) still run on the smaller program.
+bool bypass_node(ir::ProgramSet& set, int index) {
+  for (ir::Program& p : *set.mutable_programs()) {
+    for (ir::Graph* g : all_graphs(p)) {
+      if (index >= g->nodes_size()) { index -= g->nodes_size(); continue; }
+      ir::Node& node = *g->mutable_nodes(index);
+      std::string source;
+      for_each_read(node, [&](std::string& name) { if (source.empty()) source = name; });
+      std::vector<std::string> outputs;
+      for_each_defined(node, [&](std::string& name) { outputs.push_back(name); });
+      if (source.empty() || outputs.empty()) return false;
+      auto redirect = [&](std::string& name) {
+        if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) name = source;
+      };
+      g->mutable_nodes()->DeleteSubrange(index, 1);
+      for (ir::Node& reader : *g->mutable_nodes()) for_each_read(reader, redirect);
+      for (ir::Argument& out : *g->mutable_outputs()) for_each_tensor_name(out, redirect);
+      if (g == &*p.mutable_program()->mutable_graph_module()->mutable_graph())
+        for (ir::OutputSpec& spec : *module(p).mutable_signature()->mutable_output_specs())
+          if (std::string* value = output_spec_value(spec)) redirect(*value);
+      return true;
+    }
+  }
+  return false;
 }
 
 bool drop_tensor_meta(ir::ProgramSet& set, int index) {
@@ -99,7 +128,7 @@ bool drop_extras(ir::ProgramSet& set, int index) {
         break;
       case 1: module(p).clear_module_call_graph(); break;
       case 2: module(p).clear_metadata(); break;
-      case 3: p.mutable_weights()->clear_records(); p.mutable_constants()->clear_records(); break;
+      case 3: p.clear_weights(); p.clear_constants(); break;  // no state files: no state-dict checks
       case 4: ep.clear_range_constraints(); ep.clear_opset_version(); break;
       case 5: ep.clear_guards_code(); ep.clear_torch_version(); break;
     }
@@ -111,7 +140,7 @@ bool drop_extras(ir::ProgramSet& set, int index) {
 
 ir::ProgramSet reduce(ir::ProgramSet set, const StillFails& still_fails, ReduceStats* stats) {
   static constexpr Deletion kDeletions[] = {
-      drop_program, drop_extras, drop_node, drop_output<true, true>, drop_output<false, true>,
+      drop_program, drop_extras, drop_node, bypass_node, drop_output<true, true>, drop_output<false, true>,
       drop_output<true, false>, drop_input, drop_tensor_meta, drop_node_input,
   };
   ReduceStats local;
