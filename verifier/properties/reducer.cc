@@ -1,5 +1,7 @@
 #include "verifier/properties/reducer.h"
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -154,7 +156,7 @@ ir::ProgramSet reduce(ir::ProgramSet set, const StillFails& still_fails, ReduceS
       for (ir::ProgramSet probe = set; deletion(probe, n);) probe = set, ++n;
       for (int i = n - 1; i >= 0; --i) {
         ir::ProgramSet candidate = set;
-        if (!deletion(candidate, i) || candidate.SerializeAsString() == set.SerializeAsString()) continue;
+        if (!deletion(candidate, i) || google::protobuf::util::MessageDifferencer::Equals(candidate, set)) continue;
         ++s.tries;
         if (!still_fails(candidate)) continue;
         set = std::move(candidate);
