@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
