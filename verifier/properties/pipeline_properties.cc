@@ -79,7 +79,10 @@ std::vector<std::string> write_keys(const ProgramSummary& summary) {
 
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
   return "{" + out + "}";
 }
 
