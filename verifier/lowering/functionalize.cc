@@ -135,9 +135,9 @@ class Functionalizer {
  private:
   // ---- value state
 
-  // Both walks stop after as many steps as the map has entries: in a broken program (a value
-  // defined twice, once as a view of the other) the chain is a cycle. The lowered program of
-  // such a program fails self_check and is refused, so where the walk stops does not matter.
+  // Both walks stop after as many steps as the map has entries, a second line of defence:
+  // refuse_view_cycle keeps cycles out of views_, and a broken program that still makes one
+  // fails self_check, so where the walk stops does not matter.
   std::string canonical(std::string value) const {
     std::size_t steps = 0;
     for (auto it = same_as_.find(value); it != same_as_.end() && steps++ <= same_as_.size(); it = same_as_.find(value))
