@@ -89,16 +89,25 @@ python-test: build
 device-bundle: wheel
 	python/tools/vendor_pytest.sh dist/vendor
 
-# libFuzzer targets (clang), each run for FUZZ_SECONDS on the bundled seeds.
+# libFuzzer targets (clang), each run for FUZZ_SECONDS or FUZZ_RUNS executions, whichever
+# ends first, on the bundled seeds; reaching either bound without a finding passes.
+# pipeline_fuzzer (the whole pipeline, structure-aware) starts from the goldens and the
+# small device programs. docs/reliability.md records the long runs.
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 30
+FUZZ_RUNS    ?= -1
+FUZZ_SEEDS   ?= tests/data/demo tests/data/json
+PIPELINE_SEEDS ?= tests/golden tests/data/device/customops tests/data/device/subgraphs
 fuzz: deps build
-	CXX=clang++ CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	CXX=clang++ CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja $(LAUNCHER) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DPT2LINT_FUZZERS=ON -DPT2LINT_TESTS=OFF -DPT2LINT_HOST_BUILD_DIR=$(abspath $(BUILD))
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	for f in $(FUZZ_BUILD)/*_fuzzer; do \
-	  mkdir -p $(FUZZ_BUILD)/corpus/$$(basename $$f); \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 $(FUZZ_BUILD)/corpus/$$(basename $$f) tests/data/demo tests/data/json || exit 1; \
+	  name=$$(basename $$f); mkdir -p $(FUZZ_BUILD)/corpus/$$name; \
+	  seeds="$(FUZZ_SEEDS)"; extra=""; \
+	  if [ $$name = pipeline_fuzzer ]; then seeds="$(PIPELINE_SEEDS)"; extra="-max_len=262144"; fi; \
+	  nice -n 10 $$f -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -rss_limit_mb=2048 $$extra \
+	    $(FUZZ_BUILD)/corpus/$$name $$seeds || exit 1; \
 	done
 
 bench: build

@@ -4,9 +4,33 @@
 
 namespace pt2lint {
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at text[at] (RFC 3629: no overlong forms,
+// no surrogates, nothing above U+10FFFF); 0 when it is not one.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  else if (lead >= 0xE0 && lead <= 0xEF) length = 3, low = lead == 0xE0 ? 0xA0 : 0x80, high = lead == 0xED ? 0x9F : 0xBF;
+  else if (lead >= 0xF0 && lead <= 0xF4) length = 4, low = lead == 0xF0 ? 0x90 : 0x80, high = lead == 0xF4 ? 0x8F : 0xBF;
+  else return 0;
+  if (at + length > text.size() || byte(at + 1) < low || byte(at + 1) > high) return 0;
+  for (std::size_t i = 2; i < length; ++i)
+    if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) return 0;
+  return length;
+}
+
+}  // namespace
+
+// Names in a program can hold any bytes (a textproto's escapes, an archive's member names);
+// JSON must be UTF-8, so a byte that starts no well-formed sequence becomes U+FFFD.
 void JsonWriter::write_escaped(std::ostream& out, std::string_view text) {
   out << '"';
-  for (unsigned char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const unsigned char c = static_cast<unsigned char>(text[at]);
     switch (c) {
       case '"': out << "\\\""; break;
       case '\\': out << "\\\\"; break;
@@ -20,8 +44,13 @@ void JsonWriter::write_escaped(std::ostream& out, std::string_view text) {
           char buffer[8];
           std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
           out << buffer;
-        } else {
+        } else if (c < 0x80) {
           out << static_cast<char>(c);
+        } else if (const std::size_t length = utf8_sequence_length(text, at); length != 0) {
+          out << text.substr(at, length);
+          at += length - 1;
+        } else {
+          out << "\\ufffd";
         }
     }
   }

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       add_schemas_command(app),
       add_fix_command(app, registry),
       add_graph_command(app, registry),
+      add_reduce_command(app, registry),
   };
 
   try {

@@ -136,8 +136,12 @@ class ContractDiff {
   void writes() {
     std::map<std::string, std::vector<const WritePromise*>> after_by_target;
     for (const WritePromise& w : after_.writes) after_by_target[w.target].push_back(&w);
+    // A state the original already writes back twice is check's finding (PT205), not the
+    // lowering's: only write-backs beyond the original's count are duplicates here.
+    std::map<std::string, std::size_t> before_count;
+    for (const WritePromise& b : before_.writes) ++before_count[mapped(renames_, b.target)];
     for (const auto& [target, list] : after_by_target) {
-      for (std::size_t k = 1; k < list.size(); ++k) {
+      for (std::size_t k = std::max<std::size_t>(1, before_count[target]); k < list.size(); ++k) {
         auto f = report(kWriteBackDuplicated,
                         fmt::format("{} `{}` is written back {} times; only one value can win", kind_words(list[k]->kind),
                                     target, list.size()));
@@ -149,12 +153,13 @@ class ContractDiff {
     std::map<std::string, bool> matched;
     std::vector<const WritePromise*> missing;
     const std::map<std::string, std::string> undecidable = undecidable_states();
+    std::map<std::string, std::size_t> compared;  // k-th write of a target pairs with the k-th
     for (const WritePromise& b : before_.writes) {
       const std::string expected = mapped(renames_, b.target);
       auto it = after_by_target.find(expected);
       if (it != after_by_target.end()) {
         matched[expected] = true;
-        compare(b, *it->second.front(), expected);
+        compare(b, *it->second[std::min(compared[expected]++, it->second.size() - 1)], expected);
         continue;
       }
       // The same storage written back under another of its names (tied weights, one tensor

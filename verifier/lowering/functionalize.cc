@@ -135,16 +135,37 @@ class Functionalizer {
  private:
   // ---- value state
 
+  // Both walks stop after as many steps as the map has entries, a second line of defence:
+  // refuse_view_cycle keeps cycles out of views_, and a broken program that still makes one
+  // fails self_check, so where the walk stops does not matter.
   std::string canonical(std::string value) const {
-    for (auto it = same_as_.find(value); it != same_as_.end(); it = same_as_.find(value))
+    std::size_t steps = 0;
+    for (auto it = same_as_.find(value); it != same_as_.end() && steps++ <= same_as_.size(); it = same_as_.find(value))
       value = it->second;
     return value;
   }
 
   std::string base_of(std::string value) const {
-    for (auto it = views_.find(value); it != views_.end(); it = views_.find(value))
+    std::size_t steps = 0;
+    for (auto it = views_.find(value); it != views_.end() && steps++ <= views_.size(); it = views_.find(value))
       value = it->second.parent;
     return value;
+  }
+
+  // A view of its own view exists only in a broken program (one that reads a value before
+  // defining it); every walk to its base would be endless, so it is refused.
+  void refuse_view_cycle(const std::string& view, const std::string& parent, const ir::Node& node) const {
+    std::string at = parent;
+    for (std::size_t steps = 0; steps <= views_.size(); ++steps) {
+      if (at == view) {
+        throw LoweringError{fmt::format("node '{}' makes '{}' a view of itself through '{}': the program reads a "
+                                        "value before it is defined",
+                                        node_name(node), view, parent)};
+      }
+      auto it = views_.find(at);
+      if (it == views_.end()) return;
+      at = it->second.parent;
+    }
   }
 
   int writes_to(const std::string& base) const {
@@ -344,6 +365,7 @@ class Functionalizer {
       if (output.has_as_tensor()) {
         const std::string& out = output.as_tensor().name();
         if (may_return_input(schema.name()) && !returns_input_unchanged(schema, node, source, out)) continue;
+        refuse_view_cycle(out, parent, node);
         views_[out] = {parent, &node, node_name(node), {}};
         seen_[out] = {out, version};
       } else if (output.has_as_tensors()) {
@@ -371,6 +393,7 @@ class Functionalizer {
           of.node = &element_views_.emplace_back(std::move(*view));
         }
       }
+      refuse_view_cycle(name, parent, node);
       views_[name] = std::move(of);
       seen_[name] = {name, version};
     }

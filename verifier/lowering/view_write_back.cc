@@ -22,6 +22,7 @@ ir::NamedArgument tensor_arg(std::string_view name, const std::string& value) {
 ir::NamedArgument ints_arg(std::string_view name, const std::vector<std::int64_t>& values) {
   ir::NamedArgument arg;
   arg.set_name(std::string(name));
+  arg.mutable_arg()->mutable_as_ints();  // set even when empty (a 0-d base): else it writes as null
   for (std::int64_t v : values) arg.mutable_arg()->mutable_as_ints()->add_items(v);
   arg.set_kind(1);
   return arg;

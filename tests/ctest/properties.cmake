@@ -1,0 +1,27 @@
+# The pipeline properties (docs/reliability.md) as a deterministic test: the goldens and the
+# device programs, then a few thousand mutants with a fixed seed. Runs under ASan+UBSan too.
+add_executable(pt2lint_property_test ${CMAKE_CURRENT_SOURCE_DIR}/properties/property_test_main.cc)
+target_link_libraries(pt2lint_property_test PRIVATE pt2lint_core)
+set(_property_seeds ${CMAKE_SOURCE_DIR}/tests/golden/structural ${CMAKE_SOURCE_DIR}/tests/golden/dataflow
+    ${CMAKE_SOURCE_DIR}/tests/golden/regressions ${CMAKE_SOURCE_DIR}/tests/data/device/zoo
+    ${CMAKE_SOURCE_DIR}/tests/data/device/customops ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs
+    ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs)
+if(PT2LINT_SANITIZE)
+  set(_property_mutations 3000)
+  set(_property_max_ms 20000)
+else()
+  set(_property_mutations 3000)
+  set(_property_max_ms 2000)
+endif()
+add_test(NAME properties/pipeline
+  COMMAND pt2lint_property_test --seed 14 --mutations ${_property_mutations} --max-ms ${_property_max_ms}
+          ${_property_seeds})
+set_tests_properties(properties/pipeline PROPERTIES LABELS properties TIMEOUT 600)
+
+# `pt2lint reduce` end to end on a real program with a finding (a transformers seed bug).
+add_test(NAME properties/reduce
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/properties/check_reduce.py $<TARGET_FILE:pt2lint>
+          ${CMAKE_SOURCE_DIR}/tests/golden/run_golden.py
+          ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs/hf_llama__pairing_by_position.pt2
+          mutation-value-derives-from-target)
+set_tests_properties(properties/reduce PROPERTIES LABELS properties TIMEOUT 300)
