@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "reports/graph/picture_writers.h"
+#include "reports/html/html_text.h"
 
 namespace pt2lint::graph {
 namespace {
@@ -20,21 +21,6 @@ constexpr double kLayerGap = 64;
 constexpr double kBoxGap = 24;
 constexpr double kMargin = 16;
 constexpr double kTitleHeight = 24;
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Characters on screen: UTF-8 continuation bytes take no room.
 std::size_t text_columns(std::string_view text) {
@@ -139,9 +125,9 @@ void write_box(std::ostream& out, const Box& box, const Placed& at) {
     out << fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.0f}" fill="none" stroke="#111827" stroke-width="1" rx="10"/>)",
                        at.x - 4, at.y - 4, at.width + 8, kBoxHeight + 8);
   out << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" font-weight="bold">{}</text>)",
-                     at.x + at.width / 2, at.y + 15, xml_escape(box.title));
+                     at.x + at.width / 2, at.y + 15, html::escape(box.title));
   out << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" fill="#374151">{}</text></g>)",
-                     at.x + at.width / 2, at.y + 30, xml_escape(box.detail));
+                     at.x + at.width / 2, at.y + 30, html::escape(box.detail));
   out << '\n';
 }
 
@@ -185,7 +171,7 @@ void write_edge_label(std::ostream& out, const Edge& edge, const EdgeGeometry& g
                      edge_class(edge.kind), lx - g.label_width / 2, g.label_y - 11, g.label_width);
   out << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" fill="{}"{}>{}</text></g>)", lx,
                      g.label_y, wrong ? "#b91c1c" : "#111827", wrong ? R"( font-weight="bold")" : "",
-                     xml_escape(edge.label))
+                     html::escape(edge.label))
       << '\n';
 }
 
@@ -211,7 +197,7 @@ double write_legend(std::ostream& out, double top, std::string_view prefix) {
   for (EdgeKind kind : edges) {
     out << fmt::format(R"svg(<path d="M{},{:.1f} L{},{:.1f}" {} marker-end="url(#{}arrow-{})"/><text x="{}" y="{:.1f}">{}</text>)svg",
                        kMargin, y + 6, kMargin + 48, y + 6, edge_style(kind), prefix,
-                       edge_class(kind), kMargin + 58, y + 10, xml_escape(edge_kind_words(kind)))
+                       edge_class(kind), kMargin + 58, y + 10, html::escape(edge_kind_words(kind)))
         << '\n';
     y += 16;
   }
@@ -220,7 +206,7 @@ double write_legend(std::ostream& out, double top, std::string_view prefix) {
   for (BoxKind kind : boxes) {
     out << fmt::format(R"(<rect x="{}" y="{:.1f}" width="48" height="12" {}/><text x="{}" y="{:.1f}">{}</text>)",
                        kMargin, y, box_style(kind), kMargin + 58, y + 10,
-                       xml_escape(box_kind_words(kind)))
+                       html::escape(box_kind_words(kind)))
         << '\n';
     y += 16;
   }
@@ -244,10 +230,10 @@ void write_svg(const Picture& picture, std::ostream& out, std::string_view id_pr
   out << fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="contract" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans Mono, monospace" font-size="11" role="img">)",
                      width, total, width, total)
       << '\n';
-  out << "<title>" << xml_escape(picture.title) << "</title>\n";
+  out << "<title>" << html::escape(picture.title) << "</title>\n";
   if (with_markers) write_markers(out, id_prefix);
   out << fmt::format(R"(<rect width="100%" height="100%" fill="#ffffff"/><text x="{}" y="{}" font-size="12" font-weight="bold">{}</text>)",
-                     kMargin, kMargin + 4, xml_escape(picture.title))
+                     kMargin, kMargin + 4, html::escape(picture.title))
       << '\n';
   for (std::size_t e = 0; e < picture.edges.size(); ++e) write_edge(out, picture.edges[e], geometry[e], id_prefix);
   for (std::size_t i = 0; i < picture.boxes.size(); ++i) write_box(out, picture.boxes[i], placed[i]);
