@@ -7,6 +7,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
+#include <simdjson.h>
 
 #include "frontends/load_rules.h"
 #include "frontends/program_json.h"
@@ -46,6 +47,35 @@ bool parse(std::string_view text, pb::Message& message, int recursion_limit, Err
   return parser.Parse(&input, &message);
 }
 
+// The first string field (not bytes) that is not valid UTF-8, as a field path; "" when none.
+// A textproto can spell any byte with an escape ("\\235"), but the program JSON PyTorch
+// writes, and the JSON reader, hold only UTF-8: such a string is not a program torch.export
+// could have written, and it would not survive a JSON round trip (a pipeline fuzz finding).
+std::string first_invalid_utf8(const pb::Message& message) {
+  const pb::Reflection& reflection = *message.GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  reflection.ListFields(message, &fields);
+  for (const pb::FieldDescriptor* field : fields) {
+    const int count = field->is_repeated() ? reflection.FieldSize(message, field) : 1;
+    for (int i = 0; i < count; ++i) {
+      const std::string where = field->is_repeated() ? fmt::format("{}[{}]", field->name(), i)
+                                                     : std::string(field->name());
+      if (field->type() == pb::FieldDescriptor::TYPE_STRING) {
+        std::string scratch;
+        const std::string& text = field->is_repeated()
+                                      ? reflection.GetRepeatedStringReference(message, field, i, &scratch)
+                                      : reflection.GetStringReference(message, field, &scratch);
+        if (!simdjson::validate_utf8(text.data(), text.size())) return where;
+      } else if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+        const pb::Message& child = field->is_repeated() ? reflection.GetRepeatedMessage(message, field, i)
+                                                        : reflection.GetMessage(message, field);
+        if (std::string inner = first_invalid_utf8(child); !inner.empty()) return where + "." + inner;
+      }
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 void load_textproto(std::string_view text, std::string_view file_name, LoadContext& context,
@@ -83,6 +113,13 @@ void load_textproto(std::string_view text, std::string_view file_name, LoadConte
       }
       return;
     }
+  }
+  if (std::string field = first_invalid_utf8(set); !field.empty()) {
+    context.reporter.report(kMalformedProgram, "",
+                            fmt::format("{}: the string `{}` is not valid UTF-8; an exported "
+                                        "program's JSON holds only UTF-8 text",
+                                        file_name, field));
+    return;
   }
   for (auto& program : *set.mutable_programs()) {
     if (program.name().empty()) program.set_name(kDefaultProgramName);
