@@ -42,8 +42,14 @@ std::string repair_words(const RootCause& cause) {
 
 // A cause that explains several findings speaks for them in the primary's message. One that
 // explains only its own finding leaves the rule's message, already the one thing that went
-// wrong, and adds the cause as a note.
+// wrong: when the rule also states a concrete fix ("set the target to X"), the cause adds only
+// its edits as data; otherwise its notes and repair words join the finding.
 void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
+  f.root_cause = cause.kind;
+  if (!groups_others && f.fix && !f.fix->description.empty()) {
+    f.fix->edits = cause.edits;
+    return;
+  }
   std::vector<std::string> notes = cause.notes;
   if (groups_others)
     notes.push_back(fmt::format("root cause of this {} finding: {}", f.rule_name, f.message));
@@ -52,13 +58,7 @@ void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
   notes.insert(notes.end(), f.notes.begin(), f.notes.end());
   f.notes = std::move(notes);
   if (groups_others) f.message = cause.message;
-  f.root_cause = cause.kind;
-  // The rule's own fix of a lone finding is already concrete ("set the target to X"); keep its
-  // words and attach the edits.
-  if (!groups_others && f.fix && !f.fix->description.empty())
-    f.fix->edits = cause.edits;
-  else
-    f.fix = SuggestedFix{repair_words(cause), {}, cause.edits};
+  f.fix = SuggestedFix{repair_words(cause), {}, cause.edits};
 }
 
 }  // namespace
