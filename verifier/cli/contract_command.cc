@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "verifier/cli/op_schema_files.h"
+#include "verifier/cli/refuse_unusable.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/program_index.h"
 #include "verifier/contract/contract_report.h"
@@ -21,15 +22,8 @@ struct ContractOptions {
 
 int run_contract(const ContractOptions& options) {
   LoadedPrograms loaded = load_programs(options.path);
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.path, loaded.error);
-    return kExitUsage;
-  }
-  if (loaded.has_errors() || loaded.programs.empty()) {
-    print_load_findings(options.path, loaded);
-    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program\n", options.path);
-    return kExitFindings;
-  }
+  if (int refused = refuse_unusable(options.path, loaded, "has no readable program"); refused != kExitClean)
+    return refused;
   opschema::SchemaCatalog schemas;
   if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   std::vector<ProgramContract> contracts;

@@ -12,6 +12,7 @@
 #include "reports/html/contract_diff_page.h"
 #include "reports/renderer.h"
 #include "verifier/cli/op_schema_files.h"
+#include "verifier/cli/refuse_unusable.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/contract/contract_diff.h"
 #include "verifier/contract/contract_rules.h"
@@ -56,16 +57,7 @@ bool build_op_schemas(const DiffOptions& options, const LoadedPrograms& before, 
 
 bool load_side(const std::string& path, LoadedPrograms& loaded) {
   loaded = load_programs(path);
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", path, loaded.error);
-    return false;
-  }
-  if (loaded.has_errors() || loaded.programs.empty()) {
-    print_load_findings(path, loaded);
-    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program to compare\n", path);
-    return false;
-  }
-  return true;
+  return refuse_unusable(path, loaded, "has no readable program to compare") == kExitClean;
 }
 
 int run_diff(const RuleRegistry& registry, const DiffOptions& options) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "verifier/cli/op_schema_files.h"
+#include "verifier/cli/refuse_unusable.h"
 #include "verifier/cli/subcommand.h"
 #include "verifier/cli/temp_file.h"
 #include "verifier/contract/loaded_programs.h"
@@ -51,16 +52,9 @@ std::string unknown_op_writes(const ir::Program& program, const opschema::Schema
 
 int run_lower(const LowerOptions& options) {
   LoadedPrograms loaded = load_programs(options.input);
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.input, loaded.error);
-    return kExitUsage;
-  }
-  if (loaded.has_errors() || loaded.programs.empty()) {
-    print_load_findings(options.input, loaded);
-    std::cerr << fmt::format("pt2lint: error: '{}' cannot be lowered: the file itself is broken\n",
-                             options.input);
-    return kExitFindings;
-  }
+  if (int refused = refuse_unusable(options.input, loaded, "cannot be lowered: the file itself is broken");
+      refused != kExitClean)
+    return refused;
   opschema::SchemaCatalog schemas;
   if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   bool renamed = false;
