@@ -13,15 +13,15 @@
 
 #include <google/protobuf/arena.h>
 
-#include "frontends/huge_pages.h"
-#include "frontends/json_to_proto.h"
-#include "frontends/load_reporter.h"
-#include "frontends/zip_archive.h"
-#include "verifier/dataflow/dataflow_summary.h"
-#include "verifier/diagnostic_sink.h"
-#include "verifier/engine.h"
-#include "verifier/program_index.h"
-#include "verifier/rule_registry.h"
+#include "analysis/dataflow/dataflow_summary.h"
+#include "analysis/program_index.h"
+#include "core/diagnostic_sink.h"
+#include "core/rule_registry.h"
+#include "engine/engine.h"
+#include "io/readers/json_to_proto.h"
+#include "io/readers/load_reporter.h"
+#include "io/readers/zip_archive.h"
+#include "support/huge_pages.h"
 
 using namespace pt2lint;
 

@@ -1,7 +1,7 @@
 # The pipeline properties (docs/reliability.md) as a deterministic test: the goldens and the
 # device programs, then a few thousand mutants with a fixed seed. Runs under ASan+UBSan too.
 add_executable(pt2lint_property_test ${CMAKE_CURRENT_SOURCE_DIR}/properties/property_test_main.cc)
-target_link_libraries(pt2lint_property_test PRIVATE pt2lint_core)
+target_link_libraries(pt2lint_property_test PRIVATE pt2lint_library)
 set(_property_seeds ${CMAKE_SOURCE_DIR}/tests/golden/structural ${CMAKE_SOURCE_DIR}/tests/golden/dataflow
     ${CMAKE_SOURCE_DIR}/tests/golden/regressions ${CMAKE_SOURCE_DIR}/tests/data/device/zoo
     ${CMAKE_SOURCE_DIR}/tests/data/device/customops ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "frontends/load_bytes.h"
+#include "io/readers/load_bytes.h"
 
 namespace pt2lint {
 

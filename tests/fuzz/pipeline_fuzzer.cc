@@ -1,6 +1,6 @@
 // libFuzzer target over the whole pipeline, structure-aware: the custom mutator reads an input
 // as a program (textproto, program JSON or .pt2 archive), applies the mutations a buggy pass
-// makes (verifier/properties/ir_mutator.h) and writes it back as a ProgramSet textproto. Each
+// makes (src/properties/ir_mutator.h) and writes it back as a ProgramSet textproto. Each
 // input runs load, index, every rule, contract, lower, check of the lowered program, diff and
 // every report format; a broken property (pipeline_properties.h) aborts like a crash.
 // Seeds: tests/golden, tests/data/device and ../shared/corpus programs (`make fuzz`).
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <random>
 
-#include "frontends/load_bytes.h"
-#include "verifier/properties/ir_mutator.h"
-#include "verifier/properties/pipeline_properties.h"
+#include "io/readers/load_bytes.h"
+#include "properties/ir_mutator.h"
+#include "properties/pipeline_properties.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "verifier/opschema/schema_catalog.h"
+#include "analysis/opschema/schema_catalog.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   pt2lint::opschema::SchemaCatalog catalog;

@@ -1,4 +1,4 @@
-// The pipeline properties (verifier/properties/pipeline_properties.h) as a deterministic test:
+// The pipeline properties (src/properties/pipeline_properties.h) as a deterministic test:
 // every seed program as it is, then MUTATIONS mutated copies spread over the seeds, each with
 // 1-3 mutations drawn from a fixed SEED. Any broken property, or a program that takes more than
 // --max-ms, fails the test and prints how to reproduce it.
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "frontends/load_file.h"
-#include "verifier/properties/ir_mutator.h"
-#include "verifier/properties/pipeline_properties.h"
+#include "io/readers/load_file.h"
+#include "properties/ir_mutator.h"
+#include "properties/pipeline_properties.h"
 
 namespace fs = std::filesystem;
 using namespace pt2lint;

@@ -4,8 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "verifier/baseline/baseline.h"
-#include "verifier/baseline/fingerprint.h"
+#include "engine/baseline/baseline.h"
+#include "engine/baseline/fingerprint.h"
 
 namespace pt2lint {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "verifier/config/config_discovery.h"
-#include "verifier/config/config_filter.h"
-#include "verifier/config/path_glob.h"
+#include "engine/config/config_discovery.h"
+#include "engine/config/config_filter.h"
+#include "support/path_glob.h"
 
 namespace pt2lint {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "verifier/config/config_parser.h"
+#include "engine/config/config_parser.h"
 
 namespace pt2lint {
 namespace {

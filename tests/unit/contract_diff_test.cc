@@ -1,7 +1,7 @@
 // Each broken promise is reported by its own rule, and nothing else is.
 #include <gtest/gtest.h>
 
-#include "verifier/contract/contract_diff.h"
+#include "contract/contract_diff.h"
 
 namespace pt2lint {
 namespace {

@@ -3,8 +3,8 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "verifier/dataflow/auto_functionalized.h"
-#include "verifier/opschema/schema_catalog.h"
+#include "analysis/dataflow/auto_functionalized.h"
+#include "analysis/opschema/schema_catalog.h"
 
 namespace pt2lint::dataflow {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "frontends/load_file.h"
-#include "verifier/dataflow/effective_mutations.h"
-#include "verifier/dataflow/program_dataflow.h"
-#include "verifier/program_index.h"
+#include "analysis/dataflow/effective_mutations.h"
+#include "analysis/dataflow/program_dataflow.h"
+#include "analysis/program_index.h"
+#include "io/readers/load_file.h"
 
 namespace pt2lint {
 namespace {

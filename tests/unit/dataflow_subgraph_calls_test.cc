@@ -9,12 +9,12 @@
 #include <set>
 #include <string>
 
-#include "frontends/load_file.h"
-#include "verifier/dataflow/effective_mutations.h"
-#include "verifier/dataflow/program_dataflow.h"
-#include "verifier/dataflow/subgraph_calls.h"
-#include "verifier/lowering/functionalize.h"
-#include "verifier/program_index.h"
+#include "analysis/dataflow/effective_mutations.h"
+#include "analysis/dataflow/program_dataflow.h"
+#include "analysis/dataflow/subgraph_calls.h"
+#include "analysis/program_index.h"
+#include "io/readers/load_file.h"
+#include "lowering/functionalize.h"
 
 namespace pt2lint {
 namespace {

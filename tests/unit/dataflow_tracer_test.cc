@@ -2,9 +2,9 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "verifier/dataflow/effective_mutations.h"
-#include "verifier/dataflow/program_dataflow.h"
-#include "verifier/program_index.h"
+#include "analysis/dataflow/effective_mutations.h"
+#include "analysis/dataflow/program_dataflow.h"
+#include "analysis/program_index.h"
 
 namespace pt2lint {
 namespace {

@@ -1,4 +1,4 @@
-// The diagnosis pass (verifier/diagnosis): renaming patterns, signature edits, the diff of
+// The diagnosis pass (src/diagnosis): renaming patterns, signature edits, the diff of
 // `fix --dry-run`, and the repair plans of the diagnosis goldens.
 #include <fstream>
 #include <sstream>
@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "program.pb.h"
-#include "verifier/diagnosis/rename_pattern.h"
-#include "verifier/diagnosis/repair_plan.h"
-#include "verifier/diagnosis/repair_program.h"
-#include "verifier/diagnosis/signature_draft.h"
-#include "verifier/diagnosis/signature_text.h"
-#include "verifier/program_index.h"
+#include "analysis/program_index.h"
+#include "diagnosis/rename_pattern.h"
+#include "diagnosis/repair_plan.h"
+#include "diagnosis/repair_program.h"
+#include "diagnosis/signature_draft.h"
+#include "diagnosis/signature_text.h"
 
 namespace pt2lint::diagnosis {
 namespace {

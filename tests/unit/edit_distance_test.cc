@@ -1,4 +1,4 @@
-#include "verifier/edit_distance.h"
+#include "support/edit_distance.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "frontends/load_reporter.h"
-#include "frontends/load_rules.h"
-#include "verifier/rule_filter.h"
+#include "core/rule_filter.h"
+#include "io/readers/load_reporter.h"
+#include "io/readers/load_rules.h"
 
 namespace pt2lint {
 namespace {

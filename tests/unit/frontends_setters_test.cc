@@ -1,4 +1,4 @@
-// The JSON reader writes hot IR fields through generated setters (frontends/ir_field_setters)
+// The JSON reader writes hot IR fields through generated setters (src/io/readers/ir_field_setters)
 // and the rest through reflection. Both paths must give the same protos and the same
 // findings, on every corpus program and on the hand-written bad inputs.
 #include <gtest/gtest.h>
@@ -11,12 +11,12 @@
 #include <google/protobuf/util/field_comparator.h>
 #include <google/protobuf/util/message_differencer.h>
 
-#include "frontends/ir_field_setters.h"
-#include "frontends/json_to_proto.h"
-#include "frontends/load_reporter.h"
-#include "frontends/zip_archive.h"
+#include "io/readers/ir_field_setters.h"
+#include "io/readers/json_to_proto.h"
+#include "io/readers/load_reporter.h"
+#include "io/readers/zip_archive.h"
 #include "program.pb.h"
-#include "verifier/diagnostic_sink.h"
+#include "core/diagnostic_sink.h"
 
 namespace pt2lint {
 namespace {

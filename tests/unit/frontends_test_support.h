@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "frontends/load_bytes.h"
-#include "frontends/load_file.h"
-#include "verifier/diagnostic_sink.h"
+#include "io/readers/load_bytes.h"
+#include "io/readers/load_file.h"
+#include "core/diagnostic_sink.h"
 
 namespace pt2lint::testing_support {
 

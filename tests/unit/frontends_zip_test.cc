@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "frontends/zip_archive.h"
 #include "frontends_test_support.h"
+#include "io/readers/zip_archive.h"
 
 namespace pt2lint {
 namespace {

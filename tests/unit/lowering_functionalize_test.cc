@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "../data/lowering/lowering_test_support.h"
-#include "verifier/contract/mutation_contract.h"
-#include "verifier/lowering/functionalize.h"
-#include "verifier/opschema/op_schema.h"
+#include "analysis/opschema/op_schema.h"
+#include "contract/mutation_contract.h"
+#include "lowering/functionalize.h"
 
 namespace pt2lint {
 namespace {

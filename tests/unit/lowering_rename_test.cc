@@ -5,11 +5,11 @@
 #include <algorithm>
 
 #include "../data/lowering/lowering_test_support.h"
-#include "verifier/contract/contract_diff.h"
-#include "verifier/engine.h"
-#include "verifier/lowering/functionalize.h"
-#include "verifier/lowering/rename_nested.h"
-#include "verifier/rule_registry.h"
+#include "contract/contract_diff.h"
+#include "core/rule_registry.h"
+#include "engine/engine.h"
+#include "lowering/functionalize.h"
+#include "lowering/rename_nested.h"
 
 namespace pt2lint {
 namespace {

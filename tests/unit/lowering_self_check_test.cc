@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "verifier/lowering/functionalize.h"
-#include "verifier/lowering/self_check.h"
+#include "lowering/functionalize.h"
+#include "lowering/self_check.h"
 
 namespace pt2lint {
 namespace {

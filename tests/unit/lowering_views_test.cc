@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "verifier/contract/mutation_contract.h"
-#include "verifier/diagnostic_sink.h"
-#include "verifier/engine.h"
-#include "verifier/lowering/functionalize.h"
-#include "verifier/lowering/view_ops.h"
-#include "verifier/opschema/op_schema.h"
-#include "verifier/rule_registry.h"
+#include "analysis/opschema/op_schema.h"
+#include "contract/mutation_contract.h"
+#include "core/diagnostic_sink.h"
+#include "core/rule_registry.h"
+#include "engine/engine.h"
+#include "lowering/functionalize.h"
+#include "lowering/view_ops.h"
 
 namespace pt2lint {
 namespace {

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <string>
 
-#include "verifier/opschema/bundled_schema_files.h"
-#include "verifier/opschema/schema_catalog.h"
-#include "verifier/opschema/schema_parser.h"
+#include "analysis/opschema/bundled_schema_files.h"
+#include "analysis/opschema/schema_catalog.h"
+#include "analysis/opschema/schema_parser.h"
 
 namespace pt2lint::opschema {
 namespace {
@@ -44,7 +44,7 @@ std::string differences(const ParsedSchema& parsed, const OpSchema& table) {
 }
 
 TEST(SchemaParser, AgreesWithLibTorchOnEverySchemaOfAtenSchemasTxt) {
-  std::ifstream in(std::string(PT2LINT_TESTS_DIR) + "/../verifier/opschema/aten_schemas.txt");
+  std::ifstream in(std::string(PT2LINT_TESTS_DIR) + "/../src/analysis/opschema/aten_schemas.txt");
   ASSERT_TRUE(in);
   std::string line;
   int compared = 0, rejected_by_us = 0, disagreements = 0;

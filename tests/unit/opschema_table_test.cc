@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "verifier/opschema/op_schema.h"
-#include "verifier/opschema/undeclared_writes.h"
+#include "analysis/opschema/op_schema.h"
+#include "analysis/opschema/undeclared_writes.h"
 
 namespace pt2lint::opschema {
 namespace {

@@ -1,6 +1,6 @@
 // JsonWriter keeps every report valid JSON, whatever bytes a name carries: archive member
 // names and paths are arbitrary bytes, and JSON must be UTF-8 (a pipeline fuzz finding).
-#include "reports/json_writer.h"
+#include "support/json_writer.h"
 
 #include <sstream>
 

@@ -3,10 +3,10 @@
 
 #include <sstream>
 
+#include "engine/config/config_parser.h"
 #include "reports/graph/contract_picture.h"
 #include "reports/graph/picture_writers.h"
 #include "reports/renderer.h"
-#include "verifier/config/config_parser.h"
 
 namespace pt2lint {
 namespace {

@@ -1,12 +1,12 @@
-// The state storage model (verifier/state/state_storage.h) and the opt-in rule selection.
+// The state storage model (src/analysis/state/state_storage.h) and the opt-in rule selection.
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "verifier/config/config_filter.h"
-#include "verifier/rule_filter.h"
-#include "verifier/rule_registry.h"
-#include "verifier/state/framework_buffers.h"
-#include "verifier/state/state_storage.h"
+#include "analysis/state/framework_buffers.h"
+#include "analysis/state/state_storage.h"
+#include "core/rule_filter.h"
+#include "core/rule_registry.h"
+#include "engine/config/config_filter.h"
 
 namespace pt2lint {
 namespace {

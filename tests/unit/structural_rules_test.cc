@@ -6,10 +6,9 @@
 #include <algorithm>
 #include <string>
 
-#include "rules/structural/register_structural_rules.h"
-#include "verifier/diagnostic_sink.h"
-#include "verifier/program_index.h"
-#include "verifier/rule_registry.h"
+#include "analysis/program_index.h"
+#include "core/diagnostic_sink.h"
+#include "core/rule_registry.h"
 
 namespace pt2lint {
 namespace {
@@ -88,10 +87,11 @@ ir::Graph& graph_of(ir::Program& program) {
 // Runs every structural rule; returns the findings of `rule_name` ("" for all).
 std::vector<Finding> run_rules(const ir::Program& program, std::string_view rule_name = {}) {
   RuleRegistry registry;
-  register_structural_rules(registry);
+  register_all_rules(registry);
   ProgramIndex index(program);
   CollectingSink sink;
-  for (const auto& rule : registry.rules()) rule->check(index, sink);
+  for (const auto& rule : registry.rules())
+    if (rule->info().phase == RulePhase::kStructural) rule->check(index, sink);
   std::vector<Finding> kept;
   for (const Finding& f : sink.findings())
     if (rule_name.empty() || f.rule_name == rule_name) kept.push_back(f);

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <zip.h>
 
-#include "frontends/writers/pt2_archive_writer.h"
 #include "../data/lowering/lowering_test_support.h"
+#include "io/writers/pt2_archive_writer.h"
 
 namespace pt2lint {
 namespace {

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <limits>
 
-#include "frontends/writers/program_json_writer.h"
-#include "frontends/writers/pt2_archive_writer.h"
-#include "frontends/writers/python_json_text.h"
 #include "../data/lowering/lowering_test_support.h"
+#include "io/writers/program_json_writer.h"
+#include "io/writers/pt2_archive_writer.h"
+#include "io/writers/python_json_text.h"
 
 namespace pt2lint {
 namespace {

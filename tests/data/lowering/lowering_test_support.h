@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "frontends/load_file.h"
-#include "verifier/diagnostic_sink.h"
+#include "io/readers/load_file.h"
+#include "core/diagnostic_sink.h"
 
 namespace pt2lint::lowering_testing {
 

@@ -20,10 +20,25 @@ def normalise(fmt, text):
     if fmt == "sarif":
         # The rule descriptions come from every rule's docs page, which the unit golden test
         # (unit.sarif.json) covers; here they would tie this file to every docs edit.
+        # The rule table lists every rule of the catalogue; only the rules this file's results
+        # name are kept, so a new rule does not change this golden. Each result's ruleIndex
+        # is checked against the full table, then renumbered into the kept one.
         log = json.loads(text)
-        for rule in log["runs"][0]["tool"]["driver"]["rules"]:
+        run = log["runs"][0]
+        rules = run["tool"]["driver"]["rules"]
+        kept = []
+        for result in run["results"]:
+            rule = rules[result["ruleIndex"]]
+            if rule["id"] != result["ruleId"]:
+                raise SystemExit(f"sarif: ruleIndex {result['ruleIndex']} is {rule['id']}, "
+                                 f"not the result's {result['ruleId']}")
+            if rule not in kept:
+                kept.append(rule)
+            result["ruleIndex"] = kept.index(rule)
+        for rule in kept:
             for key in ("shortDescription", "fullDescription", "help"):
                 rule.pop(key, None)
+        run["tool"]["driver"]["rules"] = kept
         text = json.dumps(log, indent=2) + "\n"
     return text
 

@@ -1,9 +1,0 @@
-#pragma once
-
-#include "verifier/rule_registry.h"
-
-namespace pt2lint {
-
-void register_dataflow_rules(RuleRegistry& registry);
-
-}  // namespace pt2lint

@@ -1,0 +1,17 @@
+# Writes OUTPUT: a C++ file defining pt2lint::opschema::bundled_schema_files() over every
+# BUNDLED_DIR/*.txt, so the checker carries the bundled schema files without reading disk.
+file(GLOB files "${BUNDLED_DIR}/*.txt")
+list(SORT files)
+set(body "// Generated from src/analysis/opschema/bundled by embed_bundled_schemas.cmake. Do not edit.\n")
+string(APPEND body "#include \"analysis/opschema/bundled_schema_files.h\"\n\nnamespace pt2lint::opschema {\n\n")
+string(APPEND body "std::span<const BundledSchemaFile> bundled_schema_files() {\n")
+string(APPEND body "  static constexpr BundledSchemaFile kFiles[] = {\n")
+foreach(path ${files})
+  get_filename_component(name "${path}" NAME)
+  file(READ "${path}" text)
+  string(APPEND body "    {\"${name}\", R\"pt2schemas(${text})pt2schemas\"},\n")
+endforeach()
+string(APPEND body "    {\"\", \"\"}};\n  return std::span<const BundledSchemaFile>(kFiles, std::size(kFiles) - 1);\n}\n\n")
+string(APPEND body "}  // namespace pt2lint::opschema\n")
+file(WRITE "${OUTPUT}.tmp" "${body}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,126 @@
+// `pt2lint lower IN -o OUT`: the reference lowering (src/lowering), as a command.
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "analysis/dataflow/possible_writes.h"
+#include "analysis/dataflow/program_dataflow.h"
+#include "analysis/dataflow/subgraph_calls.h"
+#include "analysis/opschema/schema_catalog.h"
+#include "analysis/program_index.h"
+#include "cli/op_schema_files.h"
+#include "cli/refuse_unusable.h"
+#include "cli/subcommand.h"
+#include "cli/temp_file.h"
+#include "contract/loaded_programs.h"
+#include "lowering/functionalize.h"
+#include "lowering/lowered_output.h"
+#include "lowering/rename_nested.h"
+#include "lowering/self_check.h"
+
+namespace pt2lint {
+namespace {
+
+struct LowerOptions {
+  std::string input;
+  std::string output;
+  std::string format = "pt2";
+  bool rename_nested = false;
+  bool quiet = false;
+  std::vector<std::string> op_schemas;
+};
+
+// Why `program` cannot be lowered soundly: state passed to an op whose schema is unknown
+// may be written, and lowering would have to guess. "" when there is none.
+std::string unknown_op_writes(const ir::Program& program, const opschema::SchemaCatalog& schemas,
+                              const std::string& input) {
+  ProgramIndex index(program);
+  index.set_op_knowledge({&schemas, false});
+  dataflow::ProgramDataflow flow(index);
+  for (const dataflow::PossibleWrite& write : dataflow::possible_writes(index, flow.ops(), flow.tracer(), false)) {
+    if (dataflow::only_subgraph_calls(index, write.nodes)) continue;  // functionalize refuses those by name
+    const int node = write.nodes.front();
+    return fmt::format("{} is passed to {}, whose schema pt2lint does not know, so it cannot tell whether the op "
+                       "writes it; declare the schema with --op-schemas (`pt2lint schemas --missing {}` prints "
+                       "a template)",
+                       flow.describe_state(write.placeholder), flow.describe_node(node), input);
+  }
+  return {};
+}
+
+int run_lower(const LowerOptions& options) {
+  LoadedPrograms loaded = load_programs(options.input);
+  if (int refused = refuse_unusable(options.input, loaded, "cannot be lowered: the file itself is broken");
+      refused != kExitClean)
+    return refused;
+  opschema::SchemaCatalog schemas;
+  if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
+  bool renamed = false;
+  for (ir::Program& program : loaded.programs) {
+    if (const std::string why = unknown_op_writes(program, schemas, options.input); !why.empty()) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input, program.name(), why);
+      return kExitFindings;
+    }
+    const lowering::FunctionalizeResult result = lowering::functionalize(program, /*whole_program=*/true, &schemas);
+    if (!result.ok) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input,
+                               program.name(), result.error);
+      return kExitFindings;
+    }
+    std::string summary = fmt::format("{}: functionalized {} write(s)", program.name(), result.writes);
+    if (options.rename_nested) {
+      const lowering::Renames renames = lowering::plan_nested_buffer_renames(program);
+      lowering::apply_renames(program, renames);
+      lowering::record_renames(program, renames);
+      renamed = renamed || !renames.empty();
+      summary += fmt::format(", renamed {} nested buffer(s)", renames.size());
+      for (const auto& [from, to] : renames) summary += fmt::format("\n  {} -> {}", from, to);
+    }
+    // Never write a program pt2lint did not functionalize: check the result as ATEN first.
+    if (const std::string problem = lowering::self_check(program, &schemas); !problem.empty()) {
+      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}; nothing was written\n",
+                               options.input, program.name(), problem);
+      return kExitFindings;
+    }
+    if (!options.quiet) std::cerr << summary << '\n';
+  }
+  const auto format = options.format == "textproto" ? lowering::OutputFormat::kTextproto
+                                                    : lowering::OutputFormat::kSameAsInput;
+  // `-o -`: the writers seek, so the program goes to a temporary file first, then to stdout.
+  const bool to_stdout = options.output == "-";
+  std::optional<TempFile> staged;
+  if (to_stdout) staged.emplace(std::filesystem::path(options.input).extension().string());
+  std::string error = staged ? staged->error() : "";
+  if (error.empty())
+    error = lowering::write_lowered(options.input, loaded.programs,
+                                    staged ? staged->path() : std::filesystem::path(options.output),
+                                    format, renamed);
+  if (error.empty() && staged) error = copy_file_to_stream(staged->path(), std::cout);
+  if (!error.empty()) {
+    std::cerr << "pt2lint: error: " << error << '\n';
+    return kExitUsage;
+  }
+  return kExitClean;
+}
+
+}  // namespace
+
+Subcommand add_lower_command(CLI::App& app) {
+  auto options = std::make_shared<LowerOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lower", "reference lowering: functionalize the state writes of a TRAINING program");
+  cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
+  cmd->add_option("-o,--output", options->output, "where to write the lowered program; - writes it to standard output")->required();
+  cmd->add_option("--format", options->format,
+                  "pt2: the input's own layout (archive, legacy zip or JSON); textproto: the IR")
+      ->check(CLI::IsMember({"pt2", "textproto"}));
+  cmd->add_flag("--rename-nested", options->rename_nested,
+                "rename dotted buffer FQNs to lifted_buf_* (as backends do) and record the mapping");
+  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
+  add_op_schemas_option(*cmd, options->op_schemas);
+  return {cmd, [options] { return run_lower(*options); }};
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,158 @@
+// `pt2lint reduce FILE (--rule NAME | --property NAME | --crash) [-o OUT]`: shrinks FILE to a
+// small textproto that still triggers the finding, the broken pipeline property, or the crash
+// (or hang), with `# expect:` lines for the golden runner: a regression test in one command
+// (tests/golden/regressions/README.md).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+
+#include "cli/subcommand.h"
+#include "contract/loaded_programs.h"
+#include "engine/engine.h"
+#include "properties/pipeline_properties.h"
+#include "properties/reducer.h"
+
+namespace pt2lint {
+namespace {
+
+struct ReduceOptions {
+  std::string input;
+  std::string output;
+  std::string rule;
+  std::string property;
+  bool crash = false;
+  int timeout_s = 10;
+};
+
+std::vector<ir::Program> programs_of(const ir::ProgramSet& set) { return {set.programs().begin(), set.programs().end()}; }
+
+std::vector<Finding> check_all(const ir::ProgramSet& set, const RuleRegistry& registry) {
+  const Engine engine(registry, RuleFilter{});
+  CollectingSink sink;
+  for (const ir::Program& p : set.programs()) engine.check_program(p, sink);
+  return sink.take();
+}
+
+// The run of the whole pipeline in a child process: true when it dies by a signal (a crash,
+// a sanitizer abort, or the alarm of a hang) or exits with a status other than 0.
+bool pipeline_crashes(const ir::ProgramSet& set, const RuleRegistry& registry, int timeout_s) {
+  std::cout.flush();
+  const pid_t child = fork();
+  if (child == 0) {
+    alarm(static_cast<unsigned>(timeout_s));
+    properties::run_pipeline(programs_of(set), registry);
+    _exit(0);
+  }
+  int status = 0;
+  if (child < 0 || waitpid(child, &status, 0) != child) return false;
+  return WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+}
+
+// The golden runner's location key (tests/golden/run_golden.py, location_key).
+std::string location_key(const Finding& f) {
+  const Location& l = f.location;
+  if (l.input_spec) return fmt::format("input_specs[{}]", *l.input_spec);
+  if (l.output_spec) return fmt::format("output_specs[{}]", *l.output_spec);
+  if (!l.node.empty()) return "node:" + l.node;
+  if (!l.value.empty()) return "value:" + l.value;
+  if (!f.state_fqn.empty()) return "state:" + f.state_fqn;
+  if (!l.json_path.empty()) return "json:" + l.json_path;
+  if (!l.archive_member.empty()) return "member:" + l.archive_member;
+  return "-";
+}
+
+std::string what_it_keeps(const ReduceOptions& o) {
+  if (o.crash) return "--crash";
+  return o.rule.empty() ? "--property " + o.property : "--rule " + o.rule;
+}
+
+int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
+  if (o.crash + !o.rule.empty() + !o.property.empty() != 1) {
+    std::cerr << "pt2lint: error: reduce needs exactly one of --rule, --property, --crash\n";
+    return kExitUsage;
+  }
+  const LoadedPrograms loaded = load_programs(o.input);
+  if (!loaded.readable || loaded.programs.empty()) {
+    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program to reduce{}\n", o.input,
+                             loaded.error.empty() ? "" : ": " + loaded.error);
+    return kExitUsage;
+  }
+  ir::ProgramSet set;
+  // Judged as what it becomes: a textproto (an archive without its state files is broken).
+  for (const ir::Program& p : loaded.programs) {
+    ir::Program* copy = set.add_programs();
+    *copy = p;
+    copy->set_layout(ir::LAYOUT_TEXTPROTO);
+  }
+
+  properties::StillFails still_fails;
+  if (o.crash) {
+    still_fails = [&](const ir::ProgramSet& s) { return pipeline_crashes(s, registry, o.timeout_s); };
+  } else if (!o.property.empty()) {
+    still_fails = [&](const ir::ProgramSet& s) {
+      for (const std::string& v : properties::run_pipeline(programs_of(s), registry).violations)
+        if (properties::violation_property(v) == o.property) return true;
+      return false;
+    };
+  } else {
+    still_fails = [&](const ir::ProgramSet& s) {
+      for (const Finding& f : check_all(s, registry))
+        if (f.rule_id == o.rule || f.rule_name == o.rule) return true;
+      return false;
+    };
+  }
+  if (!still_fails(set)) {
+    std::cerr << fmt::format("pt2lint: error: '{}' does not show the problem to keep ({})\n", o.input, what_it_keeps(o));
+    return kExitFindings;
+  }
+  properties::ReduceStats stats;
+  const ir::ProgramSet reduced = properties::reduce(set, still_fails, &stats);
+
+  std::string text = fmt::format("# Reduced by `pt2lint reduce {} {}` ({} candidates tried, {} deletions kept).\n",
+                                 std::filesystem::path(o.input).filename().string(), what_it_keeps(o), stats.tries,
+                                 stats.kept);
+  const std::vector<Finding> findings = check_all(reduced, registry);
+  for (const Finding& f : findings)
+    text += fmt::format("# expect: {} {} {}\n", severity_name(f.severity), f.rule_name, location_key(f));
+  if (findings.empty()) text += "# expect: none\n";
+  std::string body;
+  google::protobuf::TextFormat::Printer printer;
+  if (reduced.programs_size() == 1) printer.PrintToString(reduced.programs(0), &body);
+  else printer.PrintToString(reduced, &body);
+  text += body;
+  if (o.output.empty()) {
+    std::cout << text;
+  } else if (!(std::ofstream(o.output) << text)) {
+    std::cerr << fmt::format("pt2lint: error: cannot write '{}'\n", o.output);
+    return kExitUsage;
+  }
+  std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", o.input,
+                           [&] { std::string t; google::protobuf::TextFormat::PrintToString(set, &t); return t.size(); }(),
+                           body.size());
+  return kExitClean;
+}
+
+}  // namespace
+
+Subcommand add_reduce_command(CLI::App& app, const RuleRegistry& registry) {
+  auto options = std::make_shared<ReduceOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "reduce", "shrink a program to a small textproto that still shows a finding, a broken property or a crash");
+  cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
+  cmd->add_option("-o,--output", options->output, "where to write the reduced textproto (default: stdout)");
+  cmd->add_option("--rule", options->rule, "keep a finding of this rule (ID or name)");
+  cmd->add_option("--property", options->property,
+                  "keep this broken pipeline property (docs/reliability.md), e.g. lower-idempotent");
+  cmd->add_flag("--crash", options->crash, "keep a crash, sanitizer report or hang of the whole pipeline");
+  cmd->add_option("--timeout", options->timeout_s, "--crash: seconds after which a run counts as a hang");
+  return {cmd, [&registry, options] { return run_reduce(registry, *options); }};
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,65 @@
+// `pt2lint schemas --missing FILE`: a template schema line for every op FILE calls that no
+// schema source knows, to fill in and pass back with --op-schemas.
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/opschema/schema_catalog.h"
+#include "analysis/opschema/schema_template.h"
+#include "cli/op_schema_files.h"
+#include "cli/subcommand.h"
+#include "contract/loaded_programs.h"
+
+namespace pt2lint {
+namespace {
+
+struct SchemasOptions {
+  std::string missing;
+  std::vector<std::string> op_schemas;
+};
+
+int run_schemas(const SchemasOptions& options) {
+  opschema::SchemaCatalog known;
+  if (!load_op_schema_files(options.op_schemas, known)) return kExitUsage;
+  LoadedPrograms loaded = load_programs(options.missing);
+  if (!loaded.readable) {
+    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.missing, loaded.error);
+    return kExitUsage;
+  }
+  if (loaded.has_errors()) {
+    print_load_findings(options.missing, loaded);
+    return kExitFindings;
+  }
+  std::cout << fmt::format(
+      "# Ops of {} with no known schema. Check each line against `print(torch.ops.NS.OP.OVERLOAD._schema)`,\n"
+      "# mark every argument the op writes as Tensor(a!) (Tensor(a!)[] for a list), and pass this file\n"
+      "# with --op-schemas. Argument kinds are guessed from one call; writes are never guessed.\n",
+      options.missing);
+  std::set<std::string> printed;
+  for (const ir::Program& program : loaded.programs) {
+    for (const ir::Node& node : program.program().graph_module().graph().nodes()) {
+      auto name = opschema::parse_serialized_target(node.target());
+      if (!name || opschema::lookup_schema(*name, &known).schema) continue;
+      if (!printed.insert(node.target()).second) continue;
+      std::cout << fmt::format("{}  # node `{}` of program `{}`\n", opschema::schema_template(node),
+                               node.name(), program.name());
+    }
+  }
+  if (printed.empty()) std::cout << "# (none: every op has a known schema)\n";
+  return kExitClean;
+}
+
+}  // namespace
+
+Subcommand add_schemas_command(CLI::App& app) {
+  auto options = std::make_shared<SchemasOptions>();
+  CLI::App* cmd = app.add_subcommand("schemas", "op schemas: list the ops of a program with no known schema");
+  cmd->add_option("--missing", options->missing, "print a template line per op of FILE with no known schema")
+      ->required();
+  add_op_schemas_option(*cmd, options->op_schemas);
+  return {cmd, [options] { return run_schemas(*options); }};
+}
+
+}  // namespace pt2lint

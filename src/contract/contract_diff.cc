@@ -1,0 +1,348 @@
+#include "contract/contract_diff.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/rule_catalogue.h"
+
+namespace pt2lint {
+namespace {
+
+std::string mapped(const RenameMap& renames, const std::string& name) {
+  auto it = renames.find(name);
+  return it == renames.end() ? name : it->second;
+}
+
+// What is left of a state name once the decorations lowerings add or drop are removed
+// (`lifted_buf_`, `buf_`, placeholder prefixes, dots vs underscores): equal keys mean one
+// name is plausibly the other renamed.
+std::string rename_key(std::string_view name) {
+  for (std::string_view prefix : {"lifted_buf_", "buf_", "b_", "p_"}) {
+    if (name.starts_with(prefix)) {
+      name.remove_prefix(prefix.size());
+      break;
+    }
+  }
+  std::string key;
+  for (char c : name) key += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+  return key;
+}
+
+std::string kind_words(const std::string& kind) {
+  if (kind == "user_input") return "user input";
+  if (kind == "tensor_constant") return "tensor constant";
+  return kind;
+}
+
+std::string origin(const WritePromise& w) {
+  if (w.output_spec >= 0) return fmt::format("output_specs[{}] writes back `{}`", w.output_spec, w.value_name);
+  return w.value_name.empty() ? std::string("written in place") : fmt::format("written in place by `{}`", w.value_name);
+}
+
+class ContractDiff {
+ public:
+  ContractDiff(const ProgramContract& before, const ProgramContract& after, const RenameMap& renames,
+               DiagnosticSink& sink)
+      : before_(before), after_(after), renames_(renames), sink_(sink) {}
+
+  void run() {
+    user_inputs();
+    user_outputs();
+    writes();
+  }
+
+ private:
+  InFlightFinding report(const RuleInfo& rule, std::string message) {
+    return emit(sink_, rule, after_.program, std::move(message));
+  }
+
+  void user_inputs() {
+    const auto& b = before_.user_inputs;
+    const auto& a = after_.user_inputs;
+    if (b.size() != a.size()) {
+      auto f = report(kUserInputChanged, fmt::format("the program takes {} user input(s), the original {}",
+                                                     a.size(), b.size()));
+      for (const auto& input : b) f.note(fmt::format("original: `{}` {}", input.name, input.value.text()));
+      for (const auto& input : a) f.note(fmt::format("lowered: `{}` {}", input.name, input.value.text()));
+      return;
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (b[i] == a[i]) continue;
+      report(kUserInputChanged,
+             fmt::format("user input {} is `{}` {}, the original's is `{}` {}", i, a[i].name,
+                         a[i].value.text(), b[i].name, b[i].value.text()))
+          .at_input_spec(static_cast<int>(i));
+    }
+  }
+
+  void user_outputs() {
+    const auto& b = before_.user_outputs;
+    const auto& a = after_.user_outputs;
+    if (!before_.out_spec.empty() && !after_.out_spec.empty() && before_.out_spec != after_.out_spec) {
+      report(kUserOutputTreeChanged, "the output tree spec of the root call signature changed")
+          .note("original: " + before_.out_spec)
+          .note("lowered: " + after_.out_spec);
+    }
+    if (a.size() == b.size()) {
+      std::vector<std::size_t> differing;
+      for (std::size_t i = 0; i < b.size(); ++i)
+        if (!(a[i] == b[i])) differing.push_back(i);
+      if (differing.empty()) return;
+      if (std::is_permutation(a.begin(), a.end(), b.begin())) {
+        auto f = report(kUserOutputReordered,
+                        fmt::format("the {} user outputs are the original's, in a different order", a.size()));
+        for (std::size_t i : differing)
+          f.note(fmt::format("output {}: {}, the original's is {}", i, a[i].value.text(), b[i].value.text()));
+        return;
+      }
+      for (std::size_t i : differing) {
+        report(kUserOutputChanged, fmt::format("user output {} is {}, the original's is {}", i,
+                                               a[i].value.text(), b[i].value.text()));
+      }
+      return;
+    }
+    // Different counts: align the two lists (longest common subsequence) to say which
+    // outputs appeared or disappeared.
+    const std::size_t n = b.size(), m = a.size();
+    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+    for (std::size_t i = n; i-- > 0;)
+      for (std::size_t j = m; j-- > 0;)
+        lcs[i][j] = b[i] == a[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    std::vector<std::size_t> lost, gained;
+    std::size_t i = 0, j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && b[i] == a[j]) {
+        ++i, ++j;
+      } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+        gained.push_back(j++);
+      } else {
+        lost.push_back(i++);
+      }
+    }
+    if (m > n) {
+      auto f = report(kUserOutputGained, fmt::format("the program returns {} user output(s), the original {}", m, n));
+      for (std::size_t g : gained) f.note(fmt::format("output {} ({}) has no counterpart in the original", g, a[g].value.text()));
+      for (std::size_t l : lost) f.note(fmt::format("the original's output {} ({}) is gone", l, b[l].value.text()));
+    } else {
+      auto f = report(kUserOutputLost, fmt::format("the program returns {} user output(s), the original {}", m, n));
+      for (std::size_t l : lost) f.note(fmt::format("the original's output {} ({}) is gone", l, b[l].value.text()));
+      for (std::size_t g : gained) f.note(fmt::format("output {} ({}) has no counterpart in the original", g, a[g].value.text()));
+    }
+  }
+
+  void writes() {
+    std::map<std::string, std::vector<const WritePromise*>> after_by_target;
+    for (const WritePromise& w : after_.writes) after_by_target[w.target].push_back(&w);
+    // A state the original already writes back twice is check's finding (PT205), not the
+    // lowering's: only write-backs beyond the original's count are duplicates here.
+    std::map<std::string, std::size_t> before_count;
+    for (const WritePromise& b : before_.writes) ++before_count[mapped(renames_, b.target)];
+    for (const auto& [target, list] : after_by_target) {
+      for (std::size_t k = std::max<std::size_t>(1, before_count[target]); k < list.size(); ++k) {
+        auto f = report(kWriteBackDuplicated,
+                        fmt::format("{} `{}` is written back {} times; only one value can win", kind_words(list[k]->kind),
+                                    target, list.size()));
+        if (list[k]->output_spec >= 0) f.at_output_spec(list[k]->output_spec);
+        f.state(target);
+        for (const WritePromise* w : list) f.note(origin(*w));
+      }
+    }
+    std::map<std::string, bool> matched;
+    std::vector<const WritePromise*> missing;
+    const std::map<std::string, std::string> undecidable = undecidable_states();
+    std::map<std::string, std::size_t> compared;  // k-th write of a target pairs with the k-th
+    for (const WritePromise& b : before_.writes) {
+      const std::string expected = mapped(renames_, b.target);
+      auto it = after_by_target.find(expected);
+      if (it != after_by_target.end()) {
+        matched[expected] = true;
+        compare(b, *it->second[std::min(compared[expected]++, it->second.size() - 1)], expected);
+        continue;
+      }
+      // The same storage written back under another of its names (tied weights, one tensor
+      // registered twice): the write is kept.
+      if (const WritePromise* same = write_to_alias(b, after_by_target, matched)) {
+        matched[same->target] = true;
+        compare(b, *same, same->target);
+        continue;
+      }
+      if (expected != b.target && after_by_target.count(b.target) != 0) {
+        matched[b.target] = true;
+        const WritePromise& a = *after_by_target[b.target].front();
+        auto f = report(kWriteBackTargetRenamed,
+                        fmt::format("the renaming maps `{}` to `{}`, but the program still writes back `{}`",
+                                    b.target, expected, b.target));
+        locate(f, a);
+        f.note("a renaming must cover the input specs, the mutation targets and the state entries together");
+        continue;
+      }
+      missing.push_back(&b);
+    }
+    // What AFTER writes that BEFORE does not: a renamed target when the names match up to
+    // the usual decorations, else a write-back nobody asked for.
+    for (const WritePromise* b : missing) {
+      const WritePromise* renamed = nullptr;
+      for (const auto& [target, list] : after_by_target) {
+        if (!matched[target] && rename_key(target) == rename_key(b->target)) renamed = list.front();
+      }
+      if (renamed != nullptr) {
+        matched[renamed->target] = true;
+        auto f = report(kWriteBackTargetRenamed,
+                        fmt::format("{} `{}` is written back as `{}`, and no mapping says `{}` became `{}`",
+                                    kind_words(b->kind), b->target, renamed->target, b->target, renamed->target));
+        locate(f, *renamed);
+        f.fix(fmt::format("pass --rename with {{\"{}\": \"{}\"}}, or record the mapping in the program", b->target,
+                          renamed->target));
+        compare(*b, *renamed, renamed->target);
+        continue;
+      }
+      if (undecidable.count(mapped(renames_, b->target)) != 0) continue;  // PT414 says so
+      report(kWriteBackLost,
+             fmt::format("{} `{}` is written by the original ({}) but never written back here: its state silently "
+                         "stops changing",
+                         kind_words(b->kind), b->target, origin(*b)))
+          .state(b->target);
+    }
+    for (const auto& [target, list] : after_by_target) {
+      if (matched[target] || undecidable.count(target) != 0) continue;
+      auto f = report(kWriteBackAdded, fmt::format("{} `{}` is written back here, but the original never writes it",
+                                                   kind_words(list.front()->kind), target));
+      locate(f, *list.front());
+    }
+  }
+
+  // States an op of unknown schema may write, on either side (AFTER's names), each with
+  // a description of the ops; one PT414 finding each. Never a PT401/PT402 for them.
+  std::map<std::string, std::string> undecidable_states() {
+    std::map<std::string, std::string> states;
+    auto add = [&](const PossibleWritePromise& p, const std::string& target, std::string_view side) {
+      std::string& text = states[target];
+      for (const std::string& op : p.ops) {
+        std::string item = fmt::format("`{}` in the {}", op, side);
+        if (text.find(item) == std::string::npos) text += (text.empty() ? "" : ", ") + item;
+      }
+    };
+    for (const PossibleWritePromise& p : before_.possible_writes) add(p, mapped(renames_, p.target), "original");
+    for (const PossibleWritePromise& p : after_.possible_writes) add(p, p.target, "lowered program");
+    for (const auto& [target, ops] : states) {
+      auto f = report(kWriteBackUndecidable,
+                      fmt::format("whether `{}` is written cannot be decided: it is passed to {}, whose schema "
+                                  "pt2lint does not know",
+                                  target, ops));
+      f.state(target);
+      f.note("diff reports neither write-back-lost nor write-back-added for it, and exits 3 when nothing else "
+             "is wrong");
+      f.fix("pass the op's schema with --op-schemas (`pt2lint schemas --missing FILE` prints a template), or diff "
+            "against the ATEN twin, from whose auto_functionalized nodes diff learns the writes");
+    }
+    return states;
+  }
+
+  // A write of `after_by_target` not matched yet whose target shares storage with b's,
+  // according to either program; nullptr when none.
+  static const WritePromise* write_to_alias(
+      const WritePromise& b, const std::map<std::string, std::vector<const WritePromise*>>& after_by_target,
+      std::map<std::string, bool>& matched) {
+    for (const auto& [target, list] : after_by_target) {
+      if (matched[target]) continue;
+      const WritePromise& a = *list.front();
+      auto names = [](const WritePromise& w, const std::string& name) {
+        return std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+      };
+      if (names(b, target) || names(a, b.target)) return &a;
+    }
+    return nullptr;
+  }
+
+  // Whether `name` is a name of the storage that writes `a` and `b` (matched) write.
+  static bool names_storage(const WritePromise& a, const WritePromise& b, const std::string& name) {
+    auto in = [&name](const WritePromise& w) {
+      return name == w.target || std::find(w.aliases.begin(), w.aliases.end(), name) != w.aliases.end();
+    };
+    return in(a) || in(b);
+  }
+
+  static void locate(InFlightFinding& f, const WritePromise& w) {
+    if (w.output_spec >= 0) f.at_output_spec(w.output_spec);
+    if (!w.value_name.empty()) f.at_value(w.value_name);
+    f.state(w.target);
+  }
+
+  void compare(const WritePromise& b, const WritePromise& a, const std::string& target) {
+    // A state updated in place is expected to be updated under whatever name it was matched.
+    const std::string expected_base = b.base.empty() ? "" : b.base == b.target ? target : mapped(renames_, b.base);
+    if (!a.base.empty() && !expected_base.empty() && a.base != expected_base &&
+        !(names_storage(a, b, a.base) && names_storage(a, b, expected_base))) {
+      if (rename_key(a.base) == rename_key(expected_base)) {
+        auto f = report(kWriteBackTargetRenamed,
+                        fmt::format("the value written back to `{}` updates `{}`, which is `{}` renamed without a mapping",
+                                    target, a.base, expected_base));
+        locate(f, a);
+      } else {
+        auto f = report(kWriteBackFromOtherState,
+                        fmt::format("the value written back to {} `{}` is an update of `{}`, not of `{}`",
+                                    kind_words(a.kind), target, a.base, expected_base));
+        locate(f, a);
+        f.note(origin(a));
+        f.note("every shape may still match: the state silently takes another state's values");
+      }
+    }
+    if (!(a.value == b.value)) {
+      auto f = report(kWriteBackShapeChanged,
+                      fmt::format("the value written back to `{}` is {}, the original writes back {}", target,
+                                  a.value.text(), b.value.text()));
+      locate(f, a);
+      f.note(origin(a));
+    }
+    if (!a.state.kind.empty() && !b.state.kind.empty() && !(a.state == b.state)) {
+      auto f = report(kWriteBackShapeChanged,
+                      fmt::format("{} `{}` is {} here, {} in the original", kind_words(a.kind), target,
+                                  a.state.text(), b.state.text()));
+      locate(f, a);
+    }
+  }
+
+  const ProgramContract& before_;
+  const ProgramContract& after_;
+  const RenameMap& renames_;
+  DiagnosticSink& sink_;
+};
+
+}  // namespace
+
+void diff_contracts(const ProgramContract& before, const ProgramContract& after,
+                    const RenameMap& renames, DiagnosticSink& sink) {
+  ContractDiff(before, after, renames, sink).run();
+}
+
+void diff_program_sets(const std::vector<ProgramContract>& before,
+                       const std::vector<ProgramContract>& after,
+                       const std::function<RenameMap(const ProgramContract& after)>& renames_for,
+                       DiagnosticSink& sink) {
+  // A file with one program pairs with a file with one program whatever their names: the
+  // name is the archive's choice ("model"), not the model's.
+  if (before.size() == 1 && after.size() == 1) {
+    diff_contracts(before.front(), after.front(), renames_for(after.front()), sink);
+    return;
+  }
+  for (const ProgramContract& b : before) {
+    auto a = std::find_if(after.begin(), after.end(), [&](const ProgramContract& c) { return c.program == b.program; });
+    if (a == after.end()) {
+      emit(sink, kProgramMissing, b.program,
+           fmt::format("program `{}` of the original has no counterpart in the lowered file", b.program));
+      continue;
+    }
+    diff_contracts(b, *a, renames_for(*a), sink);
+  }
+  for (const ProgramContract& a : after) {
+    if (std::none_of(before.begin(), before.end(), [&](const ProgramContract& c) { return c.program == a.program; })) {
+      emit(sink, kProgramMissing, a.program,
+           fmt::format("program `{}` has no counterpart in the original file", a.program));
+    }
+  }
+}
+
+}  // namespace pt2lint

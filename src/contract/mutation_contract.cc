@@ -1,0 +1,193 @@
+#include "contract/mutation_contract.h"
+
+#include <fmt/format.h>
+
+#include "analysis/dataflow/effective_mutations.h"
+#include "analysis/dataflow/possible_writes.h"
+#include "analysis/dataflow/program_dataflow.h"
+#include "analysis/dataflow/tensor_meta_text.h"
+#include "analysis/program_index.h"
+#include "analysis/state/state_storage.h"
+
+namespace pt2lint {
+namespace {
+
+std::string strip_whitespace(std::string_view text) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != ' ' && c != '\n' && c != '\t' && c != '\r') out += c;
+  }
+  return out;
+}
+
+ValueFacts tensor_facts(const ProgramIndex& index, std::string_view value) {
+  ValueFacts facts;
+  facts.kind = "tensor";
+  if (const ir::TensorMeta* meta = index.tensor_meta(value)) {
+    facts.shape = dataflow::shape_text(*meta);
+    facts.dtype = std::string(dataflow::dtype_name(meta->dtype()));
+  } else {
+    facts.shape = "?";
+    facts.dtype = "?";
+  }
+  return facts;
+}
+
+ValueFacts argument_facts(const ProgramIndex& index, const ir::Argument& argument) {
+  ValueFacts facts;
+  switch (argument.kind_case()) {
+    case ir::Argument::kAsTensor: return tensor_facts(index, argument.as_tensor().name());
+    case ir::Argument::kAsSymInt: facts.kind = "sym_int"; break;
+    case ir::Argument::kAsSymFloat: facts.kind = "sym_float"; break;
+    case ir::Argument::kAsSymBool: facts.kind = "sym_bool"; break;
+    case ir::Argument::kAsInt: facts.kind = fmt::format("int {}", argument.as_int()); break;
+    case ir::Argument::kAsFloat: facts.kind = fmt::format("float {}", argument.as_float()); break;
+    case ir::Argument::kAsBool: facts.kind = argument.as_bool() ? "bool true" : "bool false"; break;
+    case ir::Argument::kAsString: facts.kind = "string"; break;
+    case ir::Argument::kAsNone: facts.kind = "none"; break;
+    case ir::Argument::kAsCustomObj: facts.kind = "custom_obj"; break;
+    default: facts.kind = "other"; break;
+  }
+  return facts;
+}
+
+// The value output spec `i` carries at run time: graph output i, because PyTorch pairs specs
+// with outputs by position; the spec's own name only when the graph has no output i.
+ir::Argument output_value(const ProgramIndex& index, int i) {
+  const ir::Graph& graph = index.graph();
+  if (i < graph.outputs_size()) return graph.outputs(i);
+  ir::Argument argument;
+  const std::string_view name = output_spec_arg_name(index.signature().output_specs(i));
+  if (!name.empty()) argument.mutable_as_tensor()->set_name(std::string(name));
+  return argument;
+}
+
+std::string_view mutation_kind(const ir::OutputSpec& spec) {
+  if (spec.has_buffer_mutation()) return "buffer";
+  if (spec.has_parameter_mutation()) return "parameter";
+  return "user_input";
+}
+
+// The tracer memoizes by string_view, so it must be handed names that live in the program.
+std::string_view stable_name(const ProgramIndex& index, std::string_view value) {
+  if (value.empty()) return {};
+  const std::optional<ValueDef> def = index.definition(value);
+  if (!def) return {};
+  if (def->placeholder >= 0) return index.placeholder_names()[def->placeholder];
+  std::vector<std::string_view> names;
+  for (const ir::Argument& output : index.graph().nodes(def->node).outputs()) collect_value_names(output, names);
+  for (std::string_view name : names)
+    if (name == value) return name;
+  return {};
+}
+
+ValueFacts state_facts(const ProgramIndex& index, int placeholder) {
+  if (placeholder < 0) return {};
+  return tensor_facts(index, index.placeholder_names()[placeholder]);
+}
+
+}  // namespace
+
+std::string ValueFacts::text() const {
+  if (kind != "tensor") return kind;
+  return shape + " " + dtype;
+}
+
+bool ProgramContract::same_promises(const ProgramContract& other) const {
+  return user_inputs == other.user_inputs && user_outputs == other.user_outputs &&
+         out_spec == other.out_spec && writes == other.writes;
+}
+
+ProgramContract derive_contract(const ir::Program& program) { return derive_contract(program, OpKnowledge{}); }
+
+ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& ops) {
+  ProgramIndex index(program);
+  index.set_op_knowledge(ops);
+  dataflow::ProgramDataflow flow(index);
+  ProgramContract contract;
+  contract.program = program.name();
+  const auto& verifiers = program.program().verifiers();
+  contract.dialect = !verifiers.empty() ? verifiers[0] : program.program().dialect();
+
+  const ir::GraphSignature& signature = index.signature();
+  for (const ir::InputSpec& spec : signature.input_specs()) {
+    if (spec.has_user_input()) {
+      contract.user_inputs.push_back(
+          {std::string(input_spec_arg_name(spec)), argument_facts(index, spec.user_input().arg())});
+    } else if (spec.has_constant_input()) {
+      ValueFacts facts;
+      facts.kind = "constant";
+      contract.user_inputs.push_back({spec.constant_input().name(), facts});
+    }
+  }
+  for (const ir::ModuleCallEntry& entry : program.program().graph_module().module_call_graph()) {
+    if (entry.fqn().empty() && entry.has_signature()) {
+      contract.out_spec = strip_whitespace(entry.signature().out_spec());
+      break;
+    }
+  }
+
+  auto base_of = [&](std::string_view value) -> std::string {
+    const std::string_view stable = stable_name(index, value);
+    if (stable.empty()) return {};
+    const int source = flow.tracer().update_of(stable);
+    if (source < 0) return {};
+    return std::string(flow.state(source).target);
+  };
+
+  for (int i = 0; i < signature.output_specs_size(); ++i) {
+    const ir::OutputSpec& spec = signature.output_specs(i);
+    const ir::Argument value = output_value(index, i);
+    if (spec.has_user_output() || spec.has_loss_output()) {
+      contract.user_outputs.push_back({argument_facts(index, value)});
+      continue;
+    }
+    if (!is_mutation_output(spec)) continue;
+    WritePromise write;
+    write.target = std::string(output_spec_target(spec));
+    write.kind = std::string(mutation_kind(spec));
+    write.state = state_facts(index, dataflow::mutation_target_placeholder(index, spec));
+    write.value_name = std::string(argument_value_name(value));
+    write.base = base_of(write.value_name);
+    write.value = argument_facts(index, value);
+    write.output_spec = i;
+    contract.writes.push_back(std::move(write));
+  }
+
+  // In-place writes (TRAINING dialect) are their own write-back: the value written back is
+  // the state's final content, an update of the state itself, shaped like it.
+  for (const dataflow::StateWrite& state : dataflow::effective_mutations(index, flow.ops(), flow.tracer())) {
+    if (!state.write_backs.empty()) continue;
+    WritePromise write;
+    write.target = std::string(state.target);
+    write.kind = std::string(state.kind);
+    write.state = state_facts(index, state.placeholder);
+    write.base = write.target;
+    write.value = write.state;
+    if (!state.nodes.empty()) write.value_name = std::string(index.node_name(state.nodes.back()));
+    contract.writes.push_back(std::move(write));
+  }
+  for (const dataflow::PossibleWrite& state :
+       dataflow::possible_writes(index, flow.ops(), flow.tracer(), ops.report_parameters)) {
+    PossibleWritePromise possible{std::string(state.target), std::string(state.kind), {}};
+    for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
+    contract.possible_writes.push_back(std::move(possible));
+  }
+  for (WritePromise& write : contract.writes) {
+    if (write.kind == "user_input") continue;
+    for (std::string_view alias : index.storage().aliases_of(write.target))
+      write.aliases.emplace_back(alias);
+  }
+  return contract;
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,81 @@
+// The mutation contract of a program: the promises a lowering must keep. It holds the user
+// inputs (name, shape, dtype), the user outputs (count, shape, dtype, tree spec) and every
+// written state (target, kind, its shape and dtype, and the value written back). Values are
+// described by what they are (the state they are an update of, their shape and dtype),
+// never by node name, so a TRAINING program and its ATEN lowering have the same contract.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program.pb.h"
+
+namespace pt2lint {
+
+// A value as the contract sees it.
+struct ValueFacts {
+  std::string kind;   // "tensor", "sym_int", "int", "float", "bool", "none", "string", ...
+  std::string shape;  // "(2, 4)", "()" ; "" for a non-tensor
+  std::string dtype;  // "float32" ; "" for a non-tensor
+  std::string text() const;  // "(2, 4) float32", "int 3", "none"
+  bool operator==(const ValueFacts&) const = default;
+};
+
+struct UserInputPromise {
+  std::string name;
+  ValueFacts value;
+  bool operator==(const UserInputPromise&) const = default;
+};
+
+struct UserOutputPromise {
+  ValueFacts value;
+  bool operator==(const UserOutputPromise&) const = default;
+};
+
+struct WritePromise {
+  std::string target;   // FQN, or the placeholder name of a user input
+  std::string kind;     // "buffer", "parameter", "user_input", "tensor_constant"
+  ValueFacts state;     // the target's own shape and dtype; kind "" when it does not resolve
+  std::string base;     // the state the written value is an update of; "" for a full
+                        // overwrite or an unknown origin
+  ValueFacts value;     // shape and dtype of the value written back
+  // The other names of the written storage (src/analysis/state/state_storage.h): every one of
+  // them sees the write. `diff` matches a write under any of these names.
+  std::vector<std::string> aliases;
+  // The promise only: where it comes from does not count.
+  bool operator==(const WritePromise& other) const {
+    return target == other.target && kind == other.kind && state == other.state &&
+           base == other.base && value == other.value;
+  }
+
+  // Where it comes from, for messages only (not part of the promise).
+  int output_spec = -1;       // the write-back output; -1 for an in-place write
+  std::string value_name;     // the value written back, or the in-place writer node
+};
+
+// State an op of unknown schema may write (src/analysis/dataflow/possible_writes.h): neither
+// written nor not written as far as pt2lint can tell.
+struct PossibleWritePromise {
+  std::string target;
+  std::string kind;
+  std::vector<std::string> ops;  // "mylib.f.default", one per node it is passed to
+};
+
+struct ProgramContract {
+  std::string program;  // "model", "decode", ...
+  std::string dialect;  // "TRAINING", "ATEN", ...
+  std::vector<UserInputPromise> user_inputs;
+  std::vector<UserOutputPromise> user_outputs;
+  std::string out_spec;  // the root call signature's out_spec, whitespace removed
+  std::vector<WritePromise> writes;
+  std::vector<PossibleWritePromise> possible_writes;  // not a promise: what cannot be decided
+
+  // Contracts are equal when every promise is: names of values and nodes do not count.
+  bool same_promises(const ProgramContract& other) const;
+};
+
+struct OpKnowledge;
+ProgramContract derive_contract(const ir::Program& program);
+ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& ops);
+
+}  // namespace pt2lint

@@ -1,0 +1,59 @@
+// A finding is plain data: produced by rules and frontends, consumed by renderers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/signature_edit.h"
+
+namespace pt2lint {
+
+enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
+
+std::string_view severity_name(Severity severity);  // "note", "warning", "error"
+std::optional<Severity> parse_severity(std::string_view text);
+
+// Where in a program a finding points. Every field is optional; renderers show what is set.
+struct Location {
+  std::optional<int> input_spec;   // index into graph_module.signature.input_specs
+  std::optional<int> output_spec;  // index into graph_module.signature.output_specs
+  std::string node;                // FX node name
+  std::string value;               // SSA value name
+  std::string json_path;           // e.g. graph_module.signature.output_specs[3]
+  std::string archive_member;      // zip member the finding is about
+};
+
+struct SuggestedFix {
+  std::string description;  // what to change, in words
+  std::string replacement;  // optional: the JSON/text that should be there instead
+  // The repair as data (`fix.edits` in JSON); only on a diagnosis' primary finding.
+  std::vector<SignatureEdit> edits;
+};
+
+struct Finding {
+  std::string rule_id;    // stable short ID, e.g. "PT201"
+  std::string rule_name;  // kebab-case name, e.g. "mutation-target-resolves"
+  Severity severity = Severity::kError;
+  std::string program;    // model name inside the file ("model", "decode", ...)
+  Location location;
+  std::string message;
+  std::vector<std::string> notes;
+  std::optional<SuggestedFix> fix;
+  // Stable identity used by fingerprints and baselines (never a line number).
+  std::string op;          // node target, e.g. torch.ops.aten.index_copy_.default
+  std::string state_fqn;   // buffer/parameter/constant FQN the finding is about
+  std::string stack_trace; // the node's stack_trace metadata, for source locations
+  bool baselined = false;
+  // Set by the diagnosis pass (src/diagnosis): findings with one root cause are grouped
+  // under a primary finding. Indices are positions in the file's finding list.
+  std::string root_cause;     // on the primary: the cause's kind ("swap", "pairing", ...)
+  std::vector<int> related;   // on the primary: the findings it groups
+  std::optional<int> cause;   // on a grouped finding: its primary
+  // The finding's slice of the graph in the drawing language of the report format (inline
+  // SVG for html, Mermaid for markdown); "" for formats that draw nothing (see docs/graph.md).
+  std::string picture;
+};
+
+}  // namespace pt2lint

@@ -1,0 +1,99 @@
+#include "diagnosis/output_facts.h"
+
+#include <fmt/format.h>
+
+#include "analysis/dataflow/tensor_meta_text.h"
+#include "analysis/program_index.h"
+
+namespace pt2lint::diagnosis {
+
+bool graph_is_sound(const ProgramIndex& index) {
+  const ProgramIndex::SsaFacts& ssa = index.ssa_facts();
+  return ssa.reads_defined && ssa.names_unique;
+}
+
+ProgramFacts::ProgramFacts(const ProgramIndex& index) : index_(index), flow_(index) {}
+
+std::string_view ProgramFacts::canonical(std::string_view value) const {
+  std::optional<ValueDef> def = index_.definition(value);
+  if (!def) return {};
+  if (def->node < 0) return index_.placeholder_names()[def->placeholder];
+  std::vector<std::string_view> names;
+  for (const ir::Argument& output : index_.graph().nodes(def->node).outputs())
+    collect_value_names(output, names);
+  for (std::string_view name : names)
+    if (name == value) return name;
+  return {};
+}
+
+const ValueFact& ProgramFacts::fact(std::string_view name) {
+  auto [it, inserted] = facts_.try_emplace(std::string(name));
+  ValueFact& fact = it->second;
+  if (!inserted) return fact;
+  fact.value = std::string(name);
+  if (const ir::TensorMeta* meta = index_.tensor_meta(name)) fact.meta = dataflow::meta_text(*meta);
+  std::optional<ValueDef> def = index_.definition(name);
+  const std::string_view value = canonical(name);
+  if (!def || value.empty()) {
+    fact.origin = Origin::kUndefined;
+    return fact;
+  }
+  fact.node = def->node;
+  const dataflow::Trace& trace = flow_.tracer().update_origin(value);
+  if (trace.placeholder >= 0) {
+    fact.origin = trace.updated ? Origin::kUpdate : Origin::kAlias;
+    fact.placeholder = trace.placeholder;
+    return fact;
+  }
+  // The chain ends at a fresh value: known only when its producer has a schema.
+  std::vector<dataflow::TraceStep> chain = flow_.tracer().chain(value, true);
+  const int last = chain.empty() ? def->node : chain.back().node;
+  fact.origin = last >= 0 && flow_.ops().schema(last) != nullptr ? Origin::kFresh : Origin::kUnknown;
+  if (last >= 0) fact.node = last;
+  return fact;
+}
+
+void ProgramFacts::find_final_updates() {
+  final_updates_found_ = true;
+  final_updates_.assign(index_.placeholder_names().size(), {});
+  const ir::Graph& graph = index_.graph();
+  for (int n = 0; n < graph.nodes_size(); ++n) {
+    if (!flow_.tracer().may_update(n)) continue;
+    for (const ir::Argument& output : graph.nodes(n).outputs()) {
+      if (!output.has_as_tensor()) continue;
+      std::string_view value = output.as_tensor().name();
+      const dataflow::Trace& trace = flow_.tracer().update_origin(value);
+      if (trace.updated && trace.update_node == n && trace.placeholder >= 0)
+        final_updates_[trace.placeholder] = value;
+    }
+  }
+}
+
+std::string_view ProgramFacts::final_update(int placeholder) {
+  if (!final_updates_found_) find_final_updates();
+  if (placeholder < 0 || placeholder >= static_cast<int>(final_updates_.size())) return {};
+  return final_updates_[placeholder];
+}
+
+std::string ProgramFacts::describe(std::string_view value) {
+  const ValueFact& f = fact(value);
+  std::string head = f.meta.empty() ? fmt::format("`{}`", value) : fmt::format("`{}` {}", value, f.meta);
+  switch (f.origin) {
+    case Origin::kUpdate:
+      return fmt::format("{} is the new value of {}", head, flow_.describe_state(f.placeholder));
+    case Origin::kAlias:
+      return fmt::format("{} is {} itself (or a view of it), not a new value", head,
+                         flow_.describe_state(f.placeholder));
+    case Origin::kFresh:
+      return fmt::format("{} is not an update of any state: a fresh value computed by {}", head,
+                         flow_.describe_node(f.node));
+    case Origin::kUnknown:
+      return fmt::format("{} comes from {}, an op without a known schema: what it is cannot be told",
+                         head, f.node >= 0 ? flow_.describe_node(f.node) : std::string("an unknown op"));
+    case Origin::kUndefined:
+      return fmt::format("`{}` is defined by no node or graph input", value);
+  }
+  return head;
+}
+
+}  // namespace pt2lint::diagnosis

@@ -1,0 +1,307 @@
+// Output side of the repair planner: pairs each output value with the write-back target or
+// user output it really is (by update origin, then shape and dtype through the facts), and
+// restores the layout PyTorch pairs values by: tokens, mutations in input order, user outputs.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/program_index.h"
+#include "diagnosis/planner.h"
+#include "diagnosis/rename_pattern.h"
+
+namespace pt2lint::diagnosis {
+namespace {
+
+std::string_view slot_value(const OutputSlot& slot) { return argument_value_name(slot.output); }
+bool is_user(const OutputSlot& slot) { return slot.spec.has_user_output() || slot.spec.has_loss_output(); }
+
+std::string state_words(const DeclaredState& state) {
+  return fmt::format("{} `{}`", state.kind == "user_input" ? "user input" : state.kind, state.target);
+}
+
+// A wrong write-back target and the state its value really updates.
+struct Retarget {
+  int slot;
+  DeclaredState meant;
+  std::string written;                 // the target as the spec names it
+  std::optional<DeclaredState> named;  // what that name resolves to, if anything
+};
+
+}  // namespace
+
+void Planner::plan_outputs() {
+  if (!outputs_paired_) return;
+  align_specs();
+  for (const OutputSlot& slot : draft_.outputs)
+    if (output_spec_arg_name(slot.spec) != slot_value(slot)) return;  // still unpaired: no reading
+  if (!functional()) return;  // in-place writes are their own write-backs
+  // Update origins name placeholders; each must stand for a declared state to pair by them.
+  for (std::size_t p = 0; p < index_.placeholder_names().size(); ++p)
+    if (!state_of_placeholder(static_cast<int>(p))) return;
+  pair_write_backs();
+  restore_lost_write_backs();
+  drop_extra_user_outputs();
+  order_layout();
+}
+
+void Planner::align_specs() {
+  auto& slots = draft_.outputs;
+  std::vector<std::string_view> specs, values;
+  for (const OutputSlot& slot : slots) {
+    specs.push_back(output_spec_arg_name(slot.spec));
+    values.push_back(slot_value(slot));
+  }
+  if (specs == values) return;
+  std::vector<std::string_view> sorted_specs = specs, sorted_values = values;
+  std::sort(sorted_specs.begin(), sorted_specs.end());
+  std::sort(sorted_values.begin(), sorted_values.end());
+  if (sorted_specs != sorted_values) return;  // not a reordering: nothing to align
+
+  RootCause cause;
+  cause.kind = "misaligned-specs";
+  for (std::size_t j = 0; j < slots.size(); ++j)
+    if (specs[j] != values[j]) cause.output_specs.push_back(slots[j].original);
+  for (std::size_t j = 0; j < slots.size(); ++j) {
+    if (output_spec_arg_name(slots[j].spec) == slot_value(slots[j])) continue;
+    for (std::size_t k = j + 1; k < slots.size(); ++k) {
+      if (output_spec_arg_name(slots[k].spec) != slot_value(slots[j])) continue;
+      apply(cause, {EditOp::kMoveSpec, static_cast<int>(k), static_cast<int>(j)});
+      break;
+    }
+  }
+  cause.message = fmt::format(
+      "the output specs are out of step with the graph outputs: {} spec(s) describe the value at "
+      "another position; {} puts each spec back beside its graph output",
+      cause.output_specs.size(),
+      cause.edits.size() == 1 ? describe_edit(cause.edits[0]) : fmt::format("{} moves", cause.edits.size()));
+  cause.rule_ids = {"PT202"};
+  add_cause(std::move(cause));
+}
+
+void Planner::pair_write_backs() {
+  auto& slots = draft_.outputs;
+  std::map<int, int> written;  // placeholder -> slot whose value is its update, correctly named
+  std::vector<int> wrong;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!is_mutation_output(slots[i].spec)) continue;
+    const ValueFact& fact = facts_.fact(slot_value(slots[i]));
+    std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    if (fact.origin == Origin::kUpdate && named && named->placeholder == fact.placeholder &&
+        !written.contains(fact.placeholder))
+      written[fact.placeholder] = static_cast<int>(i);
+    else
+      wrong.push_back(static_cast<int>(i));
+  }
+  if (wrong.empty()) return;
+
+  std::vector<Retarget> retargets;
+  std::vector<int> to_user, duplicates;
+  RootCause undefined{"undefined-write-back-value"}, unprovable{"unprovable-pairing"};
+  for (int i : wrong) {
+    const std::string value(slot_value(slots[i]));
+    const ValueFact& fact = facts_.fact(value);
+    std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    const std::string written_name(output_spec_target(slots[i].spec));
+    unprovable.output_specs.push_back(slots[i].original);
+    if (fact.origin == Origin::kUpdate) {
+      std::optional<DeclaredState> meant = state_of_placeholder(fact.placeholder);
+      auto other = written.find(fact.placeholder);
+      if (!meant || mutation_spec_kind(meant->kind).empty()) {
+        unprovable.notes.push_back(facts_.describe(value) + ", which has no write-back kind");
+      } else if (other != written.end() && slot_value(slots[other->second]) == value) {
+        duplicates.push_back(i);
+      } else if (other != written.end() || facts_.final_update(fact.placeholder) != value) {
+        unprovable.notes.push_back(fmt::format(
+            "{}, but the graph computes a later update of it, or another output writes it back",
+            facts_.describe(value)));
+      } else {
+        written[fact.placeholder] = i;
+        retargets.push_back({i, *meant, written_name, named});
+      }
+    } else if (fact.origin == Origin::kFresh) {
+      to_user.push_back(i);
+    } else if (fact.origin == Origin::kUndefined && named &&
+               !written.contains(named->placeholder) &&
+               !facts_.final_update(named->placeholder).empty() &&
+               std::none_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+                 return slot_value(s) == facts_.final_update(named->placeholder);
+               })) {
+      const std::string update(facts_.final_update(named->placeholder));
+      written[named->placeholder] = i;
+      undefined.output_specs.push_back(slots[i].original);
+      undefined.states.push_back(named->target);
+      undefined.message = fmt::format(
+          "output_specs[{}] writes back `{}`, which nothing defines, to {}; the graph computes "
+          "{}'s new value as `{}` and never returns it", i, value, state_words(*named),
+          state_words(*named), update);
+      undefined.notes.push_back(facts_.describe(update));
+      apply(undefined, {EditOp::kSetValue, i, -1, {}, {}, update, value});
+    } else {
+      unprovable.notes.push_back(facts_.describe(value));
+    }
+  }
+  if (!unprovable.notes.empty()) {
+    unprovable.message = "the write-backs are paired wrongly, but no single pairing can be proven";
+    unprovable.ambiguity = "some output values have no known update origin (see the notes)";
+    add_cause(std::move(unprovable));
+    return;
+  }
+  if (!undefined.edits.empty()) add_cause(std::move(undefined));
+
+  // Classify the wrong targets: one renaming pattern, a permutation (swap, pairing), a
+  // target written twice, or a name that is simply wrong.
+  std::optional<RenamePattern> pattern;
+  bool one_pattern = !retargets.empty() && to_user.empty();
+  for (const Retarget& r : retargets) {
+    std::optional<RenamePattern> p = r.named ? std::nullopt : infer_rename(r.meant.target, r.written);
+    if (!p || (pattern && !(*p == *pattern))) one_pattern = false;
+    if (p && !pattern) pattern = p;
+  }
+  RootCause pairing{"pairing"}, rename{"rename"}, duplicated{"duplicated-target"}, target{"wrong-target"};
+  for (const Retarget& r : retargets) {
+    const std::string kind(mutation_spec_kind(r.meant.kind));
+    const std::string value(slot_value(slots[r.slot]));
+    const int original = slots[r.slot].original;
+    if (one_pattern) {
+      rename.output_specs.push_back(original);
+      rename.states.push_back(r.meant.target);
+      rename.notes.push_back(fmt::format("`{}` -> `{}`", r.meant.target, r.written));
+      apply(rename, {EditOp::kRename, r.slot, -1, kind, r.meant.target, {}, r.written});
+      continue;
+    }
+    const bool permuted = r.named && std::any_of(retargets.begin(), retargets.end(), [&](const Retarget& o) {
+      return o.meant.placeholder == r.named->placeholder;
+    });
+    const bool twice = r.named && written.contains(r.named->placeholder) && !permuted;
+    RootCause& cause = permuted || !to_user.empty() ? pairing : twice ? duplicated : target;
+    cause.output_specs.push_back(original);
+    cause.states.push_back(r.meant.target);
+    cause.states.push_back(r.written);
+    cause.notes.push_back(fmt::format("output_specs[{}] names `{}`, but {}", r.slot, r.written,
+                                      facts_.describe(value)));
+    apply(cause, {EditOp::kRetarget, r.slot, -1, kind, r.meant.target});
+  }
+  for (int i : to_user) {
+    pairing.output_specs.push_back(slots[i].original);
+    pairing.states.push_back(std::string(output_spec_target(slots[i].spec)));
+    pairing.notes.push_back(fmt::format("output_specs[{}] is declared a write-back of `{}`, but {}: "
+                                        "a user output", i, output_spec_target(slots[i].spec),
+                                        facts_.describe(slot_value(slots[i]))));
+    apply(pairing, {EditOp::kRetarget, i, -1, "user_output"});
+  }
+  if (!rename.edits.empty()) {
+    const std::size_t renamed = rename.edits.size();
+    rename.message =
+        renamed == 1
+            ? fmt::format("the write-back target was renamed on one side only ({}); the mapping "
+                          "(state -> name written) is in the notes",
+                          pattern->describe())
+            : fmt::format("{} write-back targets follow one renaming pattern, {}: a pass renamed the "
+                          "state on one side only; the mapping (state -> name written) is in the notes",
+                          renamed, pattern->describe());
+    rename.repair = renamed == 1
+                        ? std::string("rename the target back (the edit in the JSON report's fix.edits)")
+                        : fmt::format("apply the inverse mapping to all {} targets (the edits in the JSON "
+                                      "report's fix.edits rename each)",
+                                      renamed);
+    add_cause(std::move(rename));
+  }
+  if (!target.edits.empty()) {
+    target.message = fmt::format("{} write-back(s) name a state their value does not update; the "
+                                 "update origin of each value says which state it writes",
+                                 target.edits.size());
+    add_cause(std::move(target));
+  }
+  if (!duplicated.edits.empty()) {
+    duplicated.message = fmt::format(
+        "a state is written back twice while {} other(s) are never written back: each orphaned "
+        "update goes back to the state it updates", duplicated.edits.size());
+    add_cause(std::move(duplicated));
+  }
+  if (pairing.edits.size() == 1 && to_user.size() == 1) {
+    pairing.kind = "user-output-as-write-back";
+    pairing.message = fmt::format("output_specs[{}] declares a user output, `{}`, as a write-back of "
+                                  "`{}`, which another output already writes back", to_user[0],
+                                  slot_value(slots[to_user[0]]), pairing.states.front());
+    pairing.rule_ids = {"PT210"};
+    add_cause(std::move(pairing));
+  } else if (!pairing.edits.empty()) {
+    const bool swap = pairing.edits.size() == 2 && to_user.empty();
+    pairing.kind = swap ? "swap" : "pairing";
+    pairing.message =
+        swap ? fmt::format("the write-backs of `{}` and `{}` are swapped: each value is the update "
+                           "of the other state", pairing.edits[0].target, pairing.edits[1].target)
+             : fmt::format("output values are paired with the wrong write-back targets (as a pass "
+                           "that pairs copy-backs by position leaves them); {} position(s) change "
+                           "role, matched by update origin, shape and dtype", pairing.edits.size());
+    if (!to_user.empty()) pairing.rule_ids = {"PT203", "PT210"};
+    add_cause(std::move(pairing));
+  }
+  // Last, from the back: removals shift the positions after them.
+  for (auto it = duplicates.rbegin(); it != duplicates.rend(); ++it) {
+    RootCause dup{"duplicated-write-back"};
+    dup.output_specs.push_back(slots[*it].original);
+    dup.states.push_back(std::string(output_spec_target(slots[*it].spec)));
+    dup.message = fmt::format("output_specs[{}] writes back `{}` a second time", *it, slot_value(slots[*it]));
+    apply(dup, {EditOp::kRemove, *it});
+    add_cause(std::move(dup));
+  }
+}
+
+void Planner::restore_lost_write_backs() {
+  auto& slots = draft_.outputs;
+  RootCause* pairing = nullptr;
+  for (RootCause& c : causes_)
+    if (c.kind == "pairing") pairing = &c;
+  for (const DeclaredState& state : states_) {
+    if (state.kind != "buffer" && state.kind != "user_input") continue;
+    const std::string update(facts_.final_update(state.placeholder));
+    if (update.empty()) continue;
+    const bool has_write_back = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+      std::optional<DeclaredState> named = resolve_target(s.spec);
+      return is_mutation_output(s.spec) && named && named->placeholder == state.placeholder;
+    });
+    if (has_write_back) continue;
+    std::vector<int> users;
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (is_user(slots[i]) && slot_value(slots[i]) == update) users.push_back(static_cast<int>(i));
+    const std::optional<std::size_t> leaves = out_spec_leaves();
+    const int user_count = user_output_count();
+    const std::string kind(mutation_spec_kind(state.kind));
+    const bool surplus_user = leaves && user_count == static_cast<int>(*leaves) + 1;
+    if (users.size() == 1 && (pairing != nullptr || surplus_user)) {
+      RootCause local{"write-back-as-user-output"};
+      RootCause& cause = pairing != nullptr ? *pairing : local;
+      cause.output_specs.push_back(slots[users[0]].original);
+      cause.states.push_back(state.target);
+      cause.notes.push_back(fmt::format("output_specs[{}] is declared a user output, but {}",
+                                        users[0], facts_.describe(update)));
+      apply(cause, {EditOp::kRetarget, users[0], -1, kind, state.target});
+      if (pairing == nullptr) {
+        local.message = fmt::format("the write-back of {} is declared a user output", state_words(state));
+        local.rule_ids = {"PT210"};
+        add_cause(std::move(local));
+      }
+    } else if (users.empty() || (leaves && user_count == static_cast<int>(*leaves))) {
+      RootCause cause{"dropped-write-back"};
+      cause.states.push_back(state.target);
+      cause.message = fmt::format("the write-back of {} was dropped: the graph computes its new "
+                                  "value `{}` and throws it away", state_words(state), update);
+      cause.notes.push_back(facts_.describe(update));
+      apply(cause, {EditOp::kAddWriteBack, -1, insertion_point(state.input_spec), kind,
+                    state.target, update});
+      add_cause(std::move(cause));
+    } else {
+      RootCause cause{"dropped-write-back"};
+      cause.states.push_back(state.target);
+      cause.message = fmt::format("{} has no write-back", state_words(state));
+      cause.ambiguity = fmt::format(
+          "its new value `{}` is also a user output: whether that output is the lost write-back "
+          "or a second use of the value cannot be told from the out_spec", update);
+      add_cause(std::move(cause));
+    }
+  }
+}
+
+}  // namespace pt2lint::diagnosis

@@ -1,0 +1,65 @@
+// Shared state of the repair planner's two halves (input side, output side).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/root_cause.h"
+#include "diagnosis/output_facts.h"
+#include "diagnosis/signature_draft.h"
+
+namespace pt2lint::diagnosis {
+
+// A state an input spec declares, as the (possibly already repaired) draft declares it.
+struct DeclaredState {
+  std::string kind;    // "buffer", "parameter", "user_input", ...
+  std::string target;  // FQN; the placeholder name of a user input
+  int placeholder = -1;
+  int input_spec = -1;
+};
+
+class Planner {
+ public:
+  Planner(const ProgramIndex& index, SignatureDraft draft, bool outputs_paired)
+      : index_(index), facts_(index), draft_(std::move(draft)), outputs_paired_(outputs_paired) {}
+
+  void plan_inputs();   // plan_inputs.cc
+  void restore_dropped_input();
+  void plan_outputs();  // plan_outputs.cc
+  std::vector<RootCause> take() { return std::move(causes_); }
+  const SignatureDraft& draft() const { return draft_; }
+
+ private:
+  // Adds `edit` to `cause` and applies it to the draft.
+  void apply(RootCause& cause, SignatureEdit edit);
+  void declare_states();
+  std::optional<DeclaredState> state_of_placeholder(int placeholder) const;
+  std::optional<DeclaredState> resolve_target(const ir::OutputSpec& spec) const;
+  bool functional() const;
+
+  // Output-side phases, in order (plan_outputs.cc).
+  void align_specs();
+  void pair_write_backs();
+  void restore_lost_write_backs();
+  void drop_extra_user_outputs();
+  void order_layout();
+  bool move_user_outputs_back(RootCause& cause);
+  bool move_mutations_forward(RootCause& cause);
+  int insertion_point(int input_spec) const;
+  std::optional<std::size_t> out_spec_leaves() const;
+  int user_output_count() const;
+  void add_cause(RootCause cause);
+
+  const ProgramIndex& index_;
+  ProgramFacts facts_;
+  SignatureDraft draft_;
+  bool outputs_paired_;
+  std::vector<DeclaredState> states_;        // by input spec
+  std::map<int, int> state_by_placeholder_;  // placeholder -> index into states_
+  std::vector<RootCause> causes_;
+  int sequence_ = 0;
+};
+
+}  // namespace pt2lint::diagnosis

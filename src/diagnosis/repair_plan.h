@@ -1,0 +1,23 @@
+// The diagnosis pass: from a program whose signature is broken, the root causes and the
+// minimal signature edits that repair each one (see docs/fix.md). Nothing here guesses: an
+// edit is proposed only when the dataflow facts or the saved state prove it, and a cause
+// with two possible repairs is reported as ambiguous, without edits.
+#pragma once
+
+#include <vector>
+
+#include "core/root_cause.h"
+
+namespace pt2lint {
+
+class ProgramIndex;
+
+namespace diagnosis {
+
+// Empty when the graph itself is unsound (no dataflow facts) or nothing needs repair.
+// Edits of all causes apply in the order given: each index refers to the signature as the
+// earlier edits left it.
+std::vector<RootCause> plan_repairs(const ProgramIndex& index);
+
+}  // namespace diagnosis
+}  // namespace pt2lint

@@ -1,0 +1,43 @@
+// A working copy of a program's signature (input specs, output specs paired with their graph
+// outputs) that signature edits apply to: the planner applies each edit it proposes, so later
+// edits see the positions earlier ones left, and `pt2lint fix` applies the same edits to the
+// program through the same code.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "program.pb.h"
+#include "core/signature_edit.h"
+
+namespace pt2lint::diagnosis {
+
+struct OutputSlot {
+  ir::OutputSpec spec;
+  ir::Argument output;  // graph output at the same position
+  int original = -1;    // the spec's index in the program as loaded; -1 for an added one
+};
+
+struct SignatureDraft {
+  std::vector<ir::InputSpec> inputs;
+  std::vector<OutputSlot> outputs;
+  bool outputs_paired = true;  // false: `outputs` is empty and write_draft leaves them alone
+};
+
+// False when the program has a different number of output specs and graph outputs: then
+// positions cannot be paired and no output edit can be stated.
+bool read_draft(const ir::ExportedProgram& program, SignatureDraft& draft);
+void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program);
+
+// "" on success, else why the edit does not apply (an index out of range, ...).
+std::string apply_edit(SignatureDraft& draft, const SignatureEdit& edit);
+
+// A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
+ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
+                                std::string_view target);
+// The state a mutation spec kind writes ("buffer_mutation" -> "buffer"), and back.
+std::string_view mutation_state_kind(std::string_view spec_kind);
+std::string_view mutation_spec_kind(std::string_view state_kind);
+
+}  // namespace pt2lint::diagnosis

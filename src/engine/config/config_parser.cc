@@ -1,0 +1,227 @@
+// The only translation unit that includes toml++: Debian's 3.3 is used header-only
+// (TOML_HEADER_ONLY), so its implementation is compiled exactly once, here.
+#include "engine/config/config_parser.h"
+
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 0  // parse errors come back as values, with their position
+#define TOML_ENABLE_FORMATTERS 0
+#include <toml++/toml.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "support/edit_distance.h"
+
+namespace pt2lint {
+namespace {
+
+class Parser {
+ public:
+  Parser(const std::filesystem::path& file, const RuleRegistry& registry, Config& config)
+      : file_(file), registry_(registry), config_(config) {}
+
+  bool parse(const toml::table& settings);
+  const std::string& error() const { return error_; }
+
+ private:
+  bool fail(const toml::node& at, const std::string& message) {
+    const toml::source_position& where = at.source().begin;
+    error_ = fmt::format("{}:{}:{}: {}", file_.string(), where.line, where.column, message);
+    return false;
+  }
+  bool check_rule(const toml::node& at, std::string_view selector);
+  bool string_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
+  bool parse_severity_table(const toml::node& value);
+  bool parse_per_file_ignores(const toml::node& value);
+  bool parse_rule_options(const toml::node& value);
+  bool parse_op_schemas(const toml::node& value);
+
+  const std::filesystem::path& file_;
+  const RuleRegistry& registry_;
+  Config& config_;
+  std::string error_;
+};
+
+bool Parser::check_rule(const toml::node& at, std::string_view selector) {
+  if (!registry_.match(selector).empty()) return true;
+  std::string hint = registry_.suggest(selector);
+  return fail(at, fmt::format("unknown rule '{}'{}", selector,
+                              hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+}
+
+bool Parser::string_list(const toml::node& value, std::string_view key,
+                         std::vector<std::string>& out) {
+  const toml::array* array = value.as_array();
+  if (array == nullptr) return fail(value, fmt::format("'{}' must be an array of rule names", key));
+  for (const toml::node& item : *array) {
+    const auto* text = item.as_string();
+    if (text == nullptr) return fail(item, fmt::format("'{}' must hold strings", key));
+    if (!check_rule(item, text->get())) return false;
+    out.push_back(text->get());
+  }
+  return true;
+}
+
+bool Parser::parse_severity_table(const toml::node& value) {
+  const toml::table* table = value.as_table();
+  if (table == nullptr) return fail(value, "'severity' must be a table of rule = \"error|warning|note\"");
+  for (const auto& [rule, level] : *table) {
+    if (!check_rule(level, rule.str())) return false;
+    const auto* text = level.as_string();
+    std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
+    if (!severity)
+      return fail(level, fmt::format("severity of '{}' must be \"error\", \"warning\" or \"note\"", rule.str()));
+    config_.severity.emplace_back(std::string(rule.str()), *severity);
+  }
+  return true;
+}
+
+bool Parser::parse_per_file_ignores(const toml::node& value) {
+  const toml::table* table = value.as_table();
+  if (table == nullptr) return fail(value, "'per-file-ignores' must be a table of \"glob\" = [rules]");
+  for (const auto& [pattern, rules] : *table) {
+    PerFileIgnore entry{std::string(pattern.str()), {}};
+    if (!string_list(rules, "per-file-ignores", entry.rules)) return false;
+    config_.per_file_ignores.push_back(std::move(entry));
+  }
+  return true;
+}
+
+bool Parser::parse_rule_options(const toml::node& value) {
+  const toml::table* table = value.as_table();
+  if (table == nullptr) return fail(value, "'rules' must be a table of [rules.<rule-name>] tables");
+  for (const auto& [rule, options] : *table) {
+    if (!check_rule(options, rule.str())) return false;
+    const toml::table* option_table = options.as_table();
+    if (option_table == nullptr)
+      return fail(options, fmt::format("'rules.{}' must be a table of options", rule.str()));
+    const RuleInfo* info = registry_.find(rule.str());
+    if (info == nullptr)
+      return fail(options, fmt::format("'rules.{}' must name one rule, not a prefix", rule.str()));
+    auto& parsed = config_.rule_options[std::string(info->name)];
+    for (const auto& [key, option] : *option_table) {
+      RuleOptionValue converted;
+      if (auto v = option.value<bool>(); v && option.is_boolean()) converted = *v;
+      else if (option.is_integer()) converted = *option.value<std::int64_t>();
+      else if (option.is_floating_point()) converted = *option.value<double>();
+      else if (option.is_string()) converted = *option.value<std::string>();
+      else if (const toml::array* array = option.as_array()) {
+        std::vector<std::string> items;
+        for (const toml::node& item : *array) {
+          if (!item.is_string()) return fail(item, "rule option arrays must hold strings");
+          items.push_back(*item.value<std::string>());
+        }
+        converted = std::move(items);
+      } else {
+        return fail(option, fmt::format("option '{}' of rule '{}' must be a boolean, number, "
+                                        "string or array of strings", key.str(), rule.str()));
+      }
+      parsed[std::string(key.str())] = std::move(converted);
+    }
+  }
+  return true;
+}
+
+// `op-schemas = ["ops/schemas.txt"]`: custom op schema files, relative to the config's folder.
+bool Parser::parse_op_schemas(const toml::node& value) {
+  const toml::array* array = value.as_array();
+  if (array == nullptr) return fail(value, "'op-schemas' must be an array of file paths");
+  for (const toml::node& item : *array) {
+    const auto* text = item.as_string();
+    if (text == nullptr) return fail(item, "'op-schemas' must hold file paths");
+    std::filesystem::path path(text->get());
+    config_.op_schemas.push_back(path.is_absolute() ? path : file_.parent_path() / path);
+  }
+  return true;
+}
+
+bool Parser::parse(const toml::table& settings) {
+  for (const auto& [key, value] : settings) {
+    std::string_view name = key.str();
+    bool ok = true;
+    if (name == "select") {
+      config_.select.emplace();
+      ok = string_list(value, name, *config_.select);
+    } else if (name == "extend-select") {
+      ok = string_list(value, name, config_.extend_select);
+    } else if (name == "ignore") {
+      ok = string_list(value, name, config_.ignore);
+    } else if (name == "severity") {
+      ok = parse_severity_table(value);
+    } else if (name == "per-file-ignores") {
+      ok = parse_per_file_ignores(value);
+    } else if (name == "rules") {
+      ok = parse_rule_options(value);
+    } else if (name == "op-schemas") {
+      ok = parse_op_schemas(value);
+    } else if (name == "docs-url") {
+      std::optional<std::string> url = value.value<std::string>();
+      ok = url && !url->empty() ? true : fail(value, "docs-url must be a non-empty string (a URL)");
+      if (ok) config_.docs_url = url->back() == '/' ? *url : *url + '/';
+    } else {
+      std::vector<std::string_view> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
+      std::string hint = closest_match(name, keys);
+      ok = fail(value, fmt::format("unknown key '{}'{}", name,
+                                   hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_pyproject(const std::filesystem::path& file) {
+  return file.filename() == "pyproject.toml";
+}
+
+}  // namespace
+
+bool parse_config(std::string_view text, const std::filesystem::path& file,
+                  const RuleRegistry& registry, Config& config, std::string& error) {
+  toml::parse_result parsed = toml::parse(text, file.string());
+  if (!parsed) {
+    const toml::parse_error& failure = parsed.error();
+    error = fmt::format("{}:{}:{}: {}", file.string(), failure.source().begin.line,
+                        failure.source().begin.column, failure.description());
+    return false;
+  }
+  config.file = file;
+  config.base_dir = file.parent_path();
+  const toml::table& root = parsed.table();
+  const toml::table* settings = &root;
+  if (is_pyproject(file)) {
+    settings = root["tool"]["pt2lint"].as_table();
+    if (settings == nullptr) return true;  // nothing for us in this pyproject.toml
+  }
+  Parser parser(file, registry, config);
+  if (!parser.parse(*settings)) {
+    error = parser.error();
+    return false;
+  }
+  return true;
+}
+
+bool load_config(const std::filesystem::path& file, const RuleRegistry& registry,
+                 Config& config, std::string& error) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = fmt::format("{}: cannot read the config file", file.string());
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), file, registry, config, error);
+}
+
+bool pyproject_configures_pt2lint(const std::filesystem::path& pyproject) {
+  std::ifstream in(pyproject, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  toml::parse_result parsed = toml::parse(text.str(), pyproject.string());
+  if (!parsed) return true;
+  return parsed.table()["tool"]["pt2lint"].is_table();
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,165 @@
+#include "engine/engine.h"
+
+#include <fmt/format.h>
+
+#include "analysis/dataflow/dataflow_summary.h"
+#include "analysis/program_index.h"
+#include "diagnosis/group_findings.h"
+#include "diagnosis/repair_plan.h"
+
+namespace pt2lint {
+namespace {
+
+// Tracks whether a structural rule reported an error, before filters touch severities:
+// soundness is a property of the program, not of the user's rule selection.
+class StructureWatch final : public DiagnosticSink {
+ public:
+  explicit StructureWatch(DiagnosticSink& next) : next_(next) {}
+  void report(Finding finding) override {
+    if (finding.severity == Severity::kError) broken_ = true;
+    next_.report(std::move(finding));
+  }
+  bool broken() const { return broken_; }
+
+ private:
+  DiagnosticSink& next_;
+  bool broken_ = false;
+};
+
+// Completes findings that point at a node with what reports need from that node: its op
+// (fingerprints) and its stack trace (source locations), so rules need not repeat it.
+class NodeContextSink final : public DiagnosticSink {
+ public:
+  NodeContextSink(const ProgramIndex& index, DiagnosticSink& next) : index_(index), next_(next) {}
+  void report(Finding finding) override {
+    if (auto node = node_of(finding.location)) {
+      if (finding.op.empty()) finding.op = index_.graph().nodes(*node).target();
+      if (finding.stack_trace.empty())
+        finding.stack_trace = std::string(index_.node_metadata(*node, "stack_trace"));
+    }
+    next_.report(std::move(finding));
+  }
+
+ private:
+  // The node named by the finding, else the node that produces the value it names.
+  std::optional<int> node_of(const Location& location) const {
+    if (!location.node.empty()) return index_.node_by_name(location.node);
+    if (location.value.empty()) return std::nullopt;
+    auto definition = index_.definition(location.value);
+    if (!definition || definition->node < 0) return std::nullopt;
+    return definition->node;
+  }
+
+
+  const ProgramIndex& index_;
+  DiagnosticSink& next_;
+};
+
+}  // namespace
+
+std::string_view layout_name(ir::ArchiveLayout layout) {
+  switch (layout) {
+    case ir::LAYOUT_PT2_ARCHIVE: return "pt2";
+    case ir::LAYOUT_LEGACY_ZIP: return "legacy";
+    case ir::LAYOUT_BARE_JSON: return "json";
+    case ir::LAYOUT_TEXTPROTO: return "textproto";
+    default: return "unknown";
+  }
+}
+
+ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
+                                     bool loaded_cleanly,
+                                     std::span<const ir::Program* const> archive) const {
+  ProgramIndex index(program);
+  index.set_op_knowledge(ops_);
+
+  index.set_archive_programs(archive);
+  NodeContextSink sink(index, out);
+  ProgramSummary summary;
+  summary.name = program.name();
+  summary.dialect = std::string(dialect_name(index.dialect()));
+  const ir::SchemaVersion& version = program.program().schema_version();
+  summary.schema_version = fmt::format("{}.{}", version.major(), version.minor());
+  summary.layout = std::string(layout_name(program.layout()));
+
+  // The loader's one finding said why this program was not read; anything more would guess.
+  if (program.not_checked()) {
+    summary.structure_sound = false;
+    return summary;
+  }
+
+  StructureWatch any_error(sink);
+  // Through the base: a StructureWatch argument would pick the copy constructor.
+  StructureWatch structural(static_cast<DiagnosticSink&>(any_error));
+  for (const auto& rule : registry_.rules()) {
+    if (rule->info().phase != RulePhase::kStructural) continue;
+    if (!filter_.enabled(rule->info().id)) continue;
+    rule->check(index, structural);
+  }
+  summary.structure_sound = loaded_cleanly && !structural.broken();
+  if (summary.structure_sound) {
+    dataflow::summarize_dataflow(index, summary);
+    for (const auto& rule : registry_.rules()) {
+      if (rule->info().phase != RulePhase::kDataflow) continue;
+      if (!filter_.enabled(rule->info().id)) continue;
+      rule->check(index, any_error);
+    }
+  }
+  // Only a program with errors pays for the diagnosis; a clean one never gets here.
+  if (loaded_cleanly && any_error.broken()) summary.root_causes = diagnosis::plan_repairs(index);
+  return summary;
+}
+
+FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptions& options,
+                              IrDisposal disposal, const CheckedFileObserver& observer) const {
+  FileResult result;
+  result.path = path.string();
+  CollectingSink collected;
+  FilteringSink filtered(filter_, collected);
+
+  // Load findings are watched per program name so a program its loader could not read
+  // fully is not handed to the dataflow rules.
+  class LoadWatch final : public DiagnosticSink {
+   public:
+    explicit LoadWatch(DiagnosticSink& next) : next_(next) {}
+    void report(Finding finding) override {
+      if (finding.severity == Severity::kError && finding.rule_id == "PT101")
+        broken_programs_.push_back(finding.program);
+      next_.report(std::move(finding));
+    }
+    bool broken(const std::string& program) const {
+      for (const auto& name : broken_programs_)
+        if (name == program || name.empty()) return true;
+      return false;
+    }
+
+   private:
+    DiagnosticSink& next_;
+    std::vector<std::string> broken_programs_;
+  } load_watch(filtered);
+
+  // The IR lives on an arena: it is only read here and dropped whole at the end.
+  ArenaLoadedFile loaded;
+  LoadOptions filtered_options = options;
+  filtered_options.rule_filter = &filter_;
+  result.outcome = load_file(path, filtered_options, loaded, load_watch);
+  if (result.outcome == LoadOutcome::kUnreadable) {
+    result.error = loaded.error;
+    return result;
+  }
+  if (result.outcome == LoadOutcome::kSkipped) return result;
+  const std::vector<const ir::Program*> archive(loaded.programs.begin(), loaded.programs.end());
+  for (const ir::Program* program : archive) {
+    result.programs.push_back(
+        check_program(*program, filtered, !load_watch.broken(program->name()), archive));
+  }
+  result.findings = collected.take();
+  diagnosis::group_findings(result);
+  if (observer) observer(loaded.programs, result);
+#if !defined(__SANITIZE_ADDRESS__)
+  if (disposal == IrDisposal::kLeaveToExit) (void)loaded.arena.release();
+#endif
+  return result;
+}
+
+}  // namespace pt2lint

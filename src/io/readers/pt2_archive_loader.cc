@@ -1,0 +1,214 @@
+#include "io/readers/pt2_archive_loader.h"
+
+#include <future>
+
+#include <fmt/format.h>
+
+#include "io/readers/load_rules.h"
+#include "io/readers/program_json.h"
+#include "io/readers/zip_loader.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::string_view kModelsDir = "models/";
+constexpr std::string_view kWeightsDir = "data/weights/";
+constexpr std::string_view kConstantsDir = "data/constants/";
+constexpr std::string_view kJsonSuffix = ".json";
+constexpr std::string_view kConfigSuffix = "_config.json";
+// Written by pt2lint's Python package when it serializes a live program without its weights.
+constexpr std::string_view kRecordsOmittedMarker = "extra/pt2lint_records_omitted";
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Every record of one state folder, whichever program it belongs to: programs of one
+// archive share storage, and sizes come from the central directory, never the bytes.
+void collect_records(const ZipArchive& zip, const std::string& folder, ir::StateSource& state) {
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || m.is_directory || !starts_with(m.name, folder)) continue;
+    const std::string_view relative = std::string_view(m.name).substr(folder.size());
+    if (relative.empty() || ends_with(relative, kConfigSuffix)) continue;
+    auto* record = state.add_records();
+    record->set_path(std::string(relative));
+    record->set_size(m.size);
+  }
+}
+
+// One state folder's config, read on the calling thread (the archive reader is not
+// thread-safe) and converted with its own JSON reader, so that the conversion can run on a
+// second thread while the caller converts the program JSON.
+class StateLoad {
+ public:
+  StateLoad(const ZipArchive& zip, const std::string& root, std::string_view folder,
+            const std::string& config_name, const ir::Program& program,
+            const LoadOptions& options, ir::StateSource& state)
+      : zip_(zip),
+        folder_path_(root + std::string(folder)),
+        program_(program.name()),
+        json_(JsonReadOptions{options.max_json_depth}),
+        context_{options, reporter_, json_},
+        state_(state) {
+    const std::string config_path = folder_path_ + config_name;
+    config_ = zip.find(config_path);
+    state.set_present(config_ != nullptr);
+    state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
+    if (config_ == nullptr) return;
+    state.set_config_path(config_path);
+    if (!read_json_member(zip, *config_, options.max_config_json_bytes, program_, context_,
+                          bytes_)) {
+      config_ = nullptr;
+    }
+  }
+
+  // Below this a thread costs more than it saves.
+  bool worth_a_thread() const { return bytes_.size() >= (std::size_t{256} << 10); }
+
+  void convert() {
+    collect_records(zip_, folder_path_, state_);
+    if (config_ == nullptr) return;
+    json_.read(bytes_, *state_.mutable_config(), JsonSource{program_, config_->name}, reporter_);
+    bytes_ = PaddedBytes();
+  }
+
+  // Hands the findings to the file's reporter, after those of the program JSON.
+  void report_to(LoadReporter& reporter) { reporter.adopt(reporter_); }
+
+ private:
+  const ZipArchive& zip_;
+  const std::string folder_path_;
+  const std::string program_;
+  LoadReporter reporter_;
+  JsonToProto json_;
+  LoadContext context_;
+  ir::StateSource& state_;
+  const ZipArchive::Member* config_ = nullptr;
+  PaddedBytes bytes_;
+};
+
+// A large model's weights config is ~1 MB of JSON, and checking the CRC-32 of its 8 MB program
+// JSON takes ~2 ms: both run on a second thread while this one converts the program JSON
+// (docs/performance.md). The program's findings wait for its CRC: a damaged member is
+// reported as damaged, not as whatever odd JSON it now holds.
+void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& member,
+                               LoadContext& context, ir::Program& program, StateLoad& weights) {
+  PaddedBytes json;
+  const bool read = read_json_member(zip, member, context.options.max_program_json_bytes,
+                                     program.name(), context, json, ZipArchive::Crc::kLeaveToCaller);
+  bool intact = true;
+  std::future<void> side = std::async(std::launch::async, [&] {
+    weights.convert();
+    if (read) intact = ZipArchive::crc_matches(member, json.view());
+  });
+  LoadReporter held;
+  if (read) {
+    LoadContext parse{context.options, held, context.json};
+    read_program_json(parse, json, program);
+  }
+  side.get();
+  if (intact) {
+    context.reporter.adopt(held);
+  } else {
+    program.clear_program();
+    report_unreadable_member(member, kCorruptMemberError, program.name(), context);
+  }
+}
+
+}  // namespace
+
+void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadContext& context,
+                      ProgramOutput& out) {
+  const std::string root(root_view);
+  const std::string models_dir = root + std::string(kModelsDir);
+
+  std::size_t outside = 0;
+  const ZipArchive::Member* first_outside = nullptr;
+  for (const auto& m : zip.members()) {
+    if (m.unsafe.empty() && !starts_with(m.name, root)) {
+      if (outside++ == 0) first_outside = &m;
+    }
+  }
+  if (outside > 0) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("{} archive member{} outside the root folder '{}', e.g. '{}'; PyTorch "
+                    "refuses such archives",
+                    outside, outside == 1 ? " lies" : "s lie", root, first_outside->name),
+        first_outside->name);
+  }
+
+  std::string format;
+  const auto* format_member = zip.find(root + "archive_format");
+  if (format_member != nullptr && read_text_member(zip, *format_member, "", context, format) &&
+      format != "pt2") {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("'{}' reads '{}'; expected 'pt2'", format_member->name, format.substr(0, 40)),
+        format_member->name);
+  }
+
+  std::string archive_version;
+  const std::string version_path = root + "archive_version";
+  if (const auto* version_member = zip.find(version_path)) {
+    if (read_text_member(zip, *version_member, "", context, archive_version) &&
+        archive_version != kSupportedArchiveVersion) {
+      context.reporter.report(
+          kUnsupportedSchemaVersion, "",
+          fmt::format("archive version '{}' is not supported; this build reads archive version "
+                      "{}",
+                      archive_version.substr(0, 40), kSupportedArchiveVersion),
+          version_member->name);
+    }
+  } else {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive has no '{}'; torch.export.load refuses it", version_path), {},
+        {}, fmt::format("PT2 archives written by PyTorch 2.8 and later hold '{}' = '{}'",
+                        version_path, kSupportedArchiveVersion));
+  }
+
+  std::size_t models = 0;
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || !starts_with(m.name, models_dir) || !ends_with(m.name, kJsonSuffix)) {
+      continue;
+    }
+    const std::string_view file = std::string_view(m.name).substr(models_dir.size());
+    if (file.find('/') != std::string_view::npos) continue;  // nested folders hold no models
+    const std::string name(file.substr(0, file.size() - kJsonSuffix.size()));
+    ++models;
+
+    ir::Program& program = out.add();
+    program.set_name(name.empty() ? kDefaultProgramName : name);
+    program.set_layout(ir::LAYOUT_PT2_ARCHIVE);
+    program.set_json_path(m.name);
+    program.set_archive_version(archive_version);
+    StateLoad weights(zip, root, kWeightsDir, name + "_weights_config.json", program,
+                      context.options, *program.mutable_weights());
+    StateLoad constants(zip, root, kConstantsDir, name + "_constants_config.json", program,
+                        context.options, *program.mutable_constants());
+    if (weights.worth_a_thread()) {
+      load_program_beside_state(zip, m, context, program, weights);
+    } else {
+      PaddedBytes json;
+      if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
+                           context, json)) {
+        read_program_json(context, json, program);
+      }
+      weights.convert();
+    }
+    constants.convert();
+    if (program.not_checked()) continue;  // its one finding says why; the state is moot
+    weights.report_to(context.reporter);
+    constants.report_to(context.reporter);
+  }
+  if (models == 0) {
+    context.reporter.report(kMalformedProgram, "",
+                            fmt::format("'{}' holds no program ('<name>.json')", models_dir));
+  }
+}
+
+}  // namespace pt2lint

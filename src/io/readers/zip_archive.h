@@ -1,0 +1,109 @@
+// Read-only view of a zip archive through minizip's reading of the central directory. Members are read only
+// on request, up to a size cap, and never trusted: every name is checked for ways out of the
+// archive (absolute paths, '..', drive letters, symlinks) and for duplicates.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/readers/padded_bytes.h"
+
+namespace pt2lint {
+
+class ZipArchive {
+ public:
+  struct Member {
+    std::string name;
+    std::uint64_t index = 0;            // position in the central directory
+    std::uint64_t directory_offset = 0; // where its central-directory header starts
+    std::uint64_t size = 0;             // uncompressed size the central directory declares
+    std::uint64_t compressed_size = 0;
+    std::uint16_t method = 0;           // 0 stored, 8 deflated
+    std::uint32_t crc = 0;              // CRC-32 of the uncompressed data
+    // Where its local header starts, from its central-directory record (zip64 aware).
+    std::uint64_t local_header_offset = 0;
+    bool is_directory = false;
+    std::string unsafe;                 // why it cannot be trusted; empty when safe
+  };
+
+  ~ZipArchive();
+  ZipArchive(const ZipArchive&) = delete;
+  ZipArchive& operator=(const ZipArchive&) = delete;
+
+  // Returns null and sets `error` when the bytes are not a readable zip.
+  static std::unique_ptr<ZipArchive> open_file(const std::filesystem::path& path,
+                                               std::uint64_t max_members, std::string& error);
+  // `bytes` must outlive the archive.
+  static std::unique_ptr<ZipArchive> open_memory(std::string_view bytes,
+                                                 std::uint64_t max_members, std::string& error);
+
+  const std::vector<Member>& members() const { return members_; }
+  // The first safe member with exactly this name, or null.
+  const Member* find(std::string_view name) const;
+  std::uint64_t archive_size() const { return archive_size_; }
+  // Where the central directory starts. Valid only when layout_known(): each member's
+  // central-directory record was found where minizip said it was (no bytes prepended to
+  // the archive, which would shift every offset).
+  std::uint64_t central_directory_offset() const { return central_directory_offset_; }
+  bool layout_known() const { return layout_known_; }
+
+  // Who checks a stored member's CRC-32: read(), or the caller through crc_matches (to
+  // overlap it with other work). A deflated member is always checked by its decoder.
+  enum class Crc { kCheck, kLeaveToCaller };
+
+  // Reads one member whole. Fails, with `error` saying why, when the member is larger than
+  // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
+  bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, std::string& error,
+            Crc crc = Crc::kCheck) const;
+
+  // What in the member's local header disagrees with its central-directory record, or
+  // empty. PyTorch's reader goes by the central directory, as read() does, and loads such a
+  // member (measured with PyTorch 2.11: a different name or CRC-32 in the local header).
+  std::string header_disagreement(const Member& member) const;
+
+  // Whether `bytes` have the CRC-32 the central directory declares for `member`.
+  static bool crc_matches(const Member& member, std::string_view bytes);
+
+  // Hands the member's bytes as stored in the archive (compressed when `method` is not 0) to
+  // `sink` in chunks, for copying a member into another archive without decoding it or
+  // holding it whole. Stops when `sink` returns false.
+  bool copy_stored_bytes(const Member& member,
+                         const std::function<bool(std::string_view)>& sink,
+                         std::string& error) const;
+
+ private:
+  struct Handle;
+  ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size);
+  // Fills each member's local_header_offset from its central-directory record, and
+  // central_directory_offset_ / layout_known_.
+  void read_local_header_offsets();
+  // Where the member's stored bytes start, from its local header.
+  bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
+  static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
+                                                 std::uint64_t max_members, std::string& error);
+
+  std::unique_ptr<Handle> handle_;
+  std::uint64_t archive_size_ = 0;
+  std::uint64_t central_directory_offset_ = 0;
+  bool layout_known_ = false;
+  std::vector<Member> members_;
+};
+
+// Two members sharing a name are unsafe: readers disagree on which copy wins. A later copy is
+// marked unsafe with this message.
+// Why a member whose CRC-32 does not match cannot be read.
+inline constexpr std::string_view kCorruptMemberError =
+    "the member's data is corrupt: its CRC-32 is not the one the archive declares";
+
+inline constexpr std::string_view kDuplicateMemberError =
+    "two archive members have the same name; readers disagree on which copy wins";
+
+// Why a member name cannot be extracted safely, or empty. Exposed for tests.
+std::string unsafe_member_name_reason(std::string_view name);
+
+}  // namespace pt2lint

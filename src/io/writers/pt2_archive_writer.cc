@@ -1,0 +1,132 @@
+#include "io/writers/pt2_archive_writer.h"
+
+#include <minizip/zip.h>
+
+#include <algorithm>
+#include <set>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "io/readers/padded_bytes.h"
+#include "io/readers/zip_archive.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::uint64_t kMaxMembers = 1'000'000;
+constexpr std::uint64_t kZip64Threshold = 0xFFFFFFFFu;  // sizes past this need ZIP64 fields
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+// 1980-01-01 00:00, the earliest DOS date: a rewritten archive's bytes do not depend on when.
+constexpr uLong kDosEpoch = (1u << 21) | (1u << 16);
+
+zip_fileinfo member_info() {
+  zip_fileinfo info{};
+  info.dosDate = kDosEpoch;
+  return info;
+}
+
+struct ZipCloser {
+  void operator()(zipFile archive) const { zipClose(archive, nullptr); }
+};
+using ZipWriter = std::unique_ptr<void, ZipCloser>;
+
+bool write_chunks(zipFile out, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const std::size_t n = std::min(bytes.size(), kChunk);
+    if (zipWriteInFileInZip(out, bytes.data(), static_cast<unsigned>(n)) != ZIP_OK) return false;
+    bytes.remove_prefix(n);
+  }
+  return true;
+}
+
+// Adds `bytes` as a stored member, as PyTorch's writer stores every member.
+bool add_stored(zipFile out, const std::string& name, std::string_view bytes) {
+  const zip_fileinfo info = member_info();
+  if (zipOpenNewFileInZip64(out, name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr,
+                            /*method=*/0, /*level=*/0, bytes.size() >= kZip64Threshold) != ZIP_OK)
+    return false;
+  const bool written = write_chunks(out, bytes);
+  return zipCloseFileInZip(out) == ZIP_OK && written;
+}
+
+// Copies a member's bytes as they are in the input, with its CRC and sizes: nothing is
+// decoded or re-encoded, and a large weight is never held whole.
+bool copy_member(const ZipArchive& in, const ZipArchive::Member& member, zipFile out,
+                 std::string& error) {
+  const zip_fileinfo info = member_info();
+  if (zipOpenNewFileInZip2_64(out, member.name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr,
+                              member.method, /*level=*/0, /*raw=*/1,
+                              member.size >= kZip64Threshold) != ZIP_OK) {
+    error = fmt::format("cannot copy '{}'", member.name);
+    return false;
+  }
+  bool written = true;
+  const bool read = in.copy_stored_bytes(
+      member, [&](std::string_view chunk) { return written = write_chunks(out, chunk); }, error);
+  if (zipCloseFileInZipRaw64(out, member.size, member.crc) != ZIP_OK || !written) {
+    error = fmt::format("cannot copy '{}'", member.name);
+    return false;
+  }
+  if (!read) error = fmt::format("cannot copy '{}': {}", member.name, error);
+  return read;
+}
+
+}  // namespace
+
+bool read_archive_member(const std::filesystem::path& archive, const std::string& member,
+                         std::string& bytes) {
+  std::string error;
+  auto in = ZipArchive::open_file(archive, kMaxMembers, error);
+  if (!in) return false;
+  const ZipArchive::Member* found = in->find(member);
+  PaddedBytes data;
+  if (found == nullptr || !in->read(*found, found->size, data, error)) return false;
+  bytes.assign(data.view());
+  return true;
+}
+
+std::string write_edited_archive(const std::filesystem::path& input,
+                                 const std::filesystem::path& output, const ArchiveEdit& edit) {
+  std::string error;
+  auto in = ZipArchive::open_file(input, kMaxMembers, error);
+  if (!in) return fmt::format("cannot open '{}': {}", input.string(), error);
+
+  std::filesystem::path temporary = output;
+  temporary += ".pt2lint-tmp";
+  ZipWriter out(zipOpen64(temporary.c_str(), APPEND_STATUS_CREATE));
+  if (!out) return fmt::format("cannot create '{}'", temporary.string());
+  auto fail = [&](std::string message) {
+    out.reset();
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return message;
+  };
+
+  std::set<std::string> written;
+  for (const ZipArchive::Member& member : in->members()) {
+    auto replaced = edit.replaced_members.find(member.name);
+    if (replaced != edit.replaced_members.end()) {
+      if (!add_stored(out.get(), member.name, replaced->second))
+        return fail(fmt::format("cannot add '{}'", member.name));
+    } else if (!copy_member(*in, member, out.get(), error)) {
+      return fail(error);
+    }
+    written.insert(member.name);
+  }
+  for (const auto& [name, bytes] : edit.replaced_members) {
+    if (written.count(name) == 0 && !add_stored(out.get(), name, bytes))
+      return fail(fmt::format("cannot add '{}'", name));
+  }
+  if (zipClose(out.release(), nullptr) != ZIP_OK) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return fmt::format("cannot write '{}'", output.string());
+  }
+  std::error_code rename_error;
+  std::filesystem::rename(temporary, output, rename_error);
+  if (rename_error) return fmt::format("cannot write '{}': {}", output.string(), rename_error.message());
+  return {};
+}
+
+}  // namespace pt2lint

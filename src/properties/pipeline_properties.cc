@@ -1,0 +1,202 @@
+#include "properties/pipeline_properties.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "contract/contract_diff.h"
+#include "contract/mutation_contract.h"
+#include "core/diagnostic_sink.h"
+#include "engine/engine.h"
+#include "io/readers/load_bytes.h"
+#include "io/writers/program_json_writer.h"
+#include "properties/ir_walk.h"
+#include "properties/reference_lower.h"
+#include "properties/report_checks.h"
+
+namespace pt2lint::properties {
+namespace {
+
+struct Checked {
+  std::vector<Finding> findings;
+  ProgramSummary summary;
+  const Finding* first_error() const {
+    for (const Finding& f : findings) if (f.severity == Severity::kError) return &f;
+    return nullptr;
+  }
+};
+
+Checked check(const ir::Program& program, const RuleRegistry& registry) {
+  const Engine engine(registry, RuleFilter{});
+  CollectingSink sink;
+  Checked out;
+  out.summary = engine.check_program(program, sink);
+  out.findings = sink.take();
+  return out;
+}
+
+std::string describe(const Finding& f) { return fmt::format("{} [{} {}]", f.message, f.rule_id, f.rule_name); }
+
+// What `lower` writes for a .json input, read back by the JSON frontend: the lowered program
+// must survive its own file format, not only live in memory.
+// A program without a schema version (possible in a hand-written textproto only) has no
+// JSON form: the reader requires the field, so it stays in memory.
+std::optional<ir::Program> json_round_trip(const ir::Program& program, std::string& why) {
+  if (!program.program().has_schema_version()) return program;
+  const std::string json = to_pytorch_json(program.program());
+  LoadedFile loaded;
+  CollectingSink sink;
+  load_bytes(json, program.name() + ".json", LoadOptions{}, loaded, sink);
+  for (const Finding& f : sink.findings()) {
+    if (f.severity != Severity::kError) continue;
+    why = describe(f);
+    return std::nullopt;
+  }
+  if (loaded.programs.size() != 1) {
+    why = fmt::format("{} programs read back", loaded.programs.size());
+    return std::nullopt;
+  }
+  ir::Program out = std::move(loaded.programs.front());
+  out.set_name(program.name());
+  return out;
+}
+
+// Writes of a contract and of an effective mutation set, as sorted "kind target" texts.
+std::vector<std::string> write_keys(const ProgramContract& contract) {
+  std::vector<std::string> keys;
+  for (const WritePromise& w : contract.writes) keys.push_back(w.kind + " " + w.target);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+std::vector<std::string> write_keys(const ProgramSummary& summary) {
+  std::vector<std::string> keys;
+  for (const MutationSummary& m : summary.mutations) keys.push_back(m.kind + " " + m.target);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return "{" + out + "}";
+}
+
+class PropertyRun {
+ public:
+  PropertyRun(const RuleRegistry& registry, std::vector<std::string>& violations)
+      : registry_(registry), violations_(violations) {}
+
+  // Every property of one program; returns what check reports on it.
+  Checked run(const ir::Program& x) {
+    Checked checked = check(x, registry_);
+    const ProgramContract contract = derive_contract(x);
+    diff_self_is_empty(x, contract);
+    const bool clean = checked.first_error() == nullptr;
+    if (clean && checked.summary.dialect == "ATEN" && write_keys(contract) != write_keys(checked.summary))
+      fail("contract-matches-mutation-set", x, fmt::format("contract writes {}, effective mutation set {}",
+                                                          joined(write_keys(contract)), joined(write_keys(checked.summary))));
+    lower_properties(x, contract, clean);
+    if (clean) swap_is_reported(x, contract);
+    return checked;
+  }
+
+ private:
+  void fail(std::string_view property, const ir::Program& x, const std::string& detail) {
+    violations_.push_back(fmt::format("{}: program `{}`: {}", property, x.name(), detail));
+  }
+
+  void diff_self_is_empty(const ir::Program& x, const ProgramContract& contract) {
+    CollectingSink sink;
+    diff_contracts(contract, contract, {}, sink);
+    // PT414 is allowed: state passed to an op of unknown schema is undecidable by design,
+    // even against the same program (docs/reliability.md).
+    for (const Finding& f : sink.findings())
+      if (f.rule_id != "PT414") fail("diff-self-empty", x, describe(f));
+  }
+
+  void lower_properties(const ir::Program& x, const ProgramContract& contract, bool clean) {
+    std::string why;
+    std::optional<ir::Program> lowered = reference_lower(x, why);
+    if (!lowered) return;  // refusing is always allowed
+    lowered = json_round_trip(*lowered, why);
+    if (!lowered) return fail("lower-output-checks-clean", x, "the lowered program does not read back: " + why);
+    if (const Finding* error = check(*lowered, registry_).first_error())
+      return fail("lower-output-checks-clean", x, "check finds an error in lower(x): " + describe(*error));
+    const ProgramContract once = derive_contract(*lowered);
+    if (clean) {
+      CollectingSink sink;
+      diff_contracts(contract, once, {}, sink);
+      // Shapes are left out: check does not infer them, so a program whose metadata lies
+      // (an in-place op declared to change its input's shape) is clean, and lower rightly
+      // gives the new value its input's shape. Which state is written, and from what, is exact.
+      for (const Finding& f : sink.findings())
+        if (f.severity == Severity::kError && f.rule_id != "PT406" && f.rule_id != "PT410")
+          fail("lower-keeps-contract", x, "diff(x, lower(x)): " + describe(f));
+    }
+    std::optional<ir::Program> twice = reference_lower(*lowered, why);
+    if (!twice) return fail("lower-idempotent", x, "lower refuses its own output: " + why);
+    if (!derive_contract(*twice).same_promises(once))
+      fail("lower-idempotent", x, "contract(lower(lower(x))) differs from contract(lower(x))");
+  }
+
+  // Two write-backs of same-shape state, each the update of its own target: exchanging the
+  // targets is exactly the bug PT301 exists for.
+  void swap_is_reported(const ir::Program& x, const ProgramContract& contract) {
+    const auto& writes = contract.writes;
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      for (std::size_t j = i + 1; j < writes.size(); ++j) {
+        const WritePromise &a = writes[i], &b = writes[j];
+        if (a.output_spec < 0 || b.output_spec < 0 || a.kind != b.kind || a.target == b.target) continue;
+        if (a.base != a.target || b.base != b.target || !(a.state == b.state)) continue;
+        ir::Program swapped = x;
+        auto& specs = *swapped.mutable_program()->mutable_graph_module()->mutable_signature()->mutable_output_specs();
+        std::string* ta = mutation_target(specs[a.output_spec]);
+        std::string* tb = mutation_target(specs[b.output_spec]);
+        if (ta == nullptr || tb == nullptr) continue;
+        std::swap(*ta, *tb);
+        if (check(swapped, registry_).first_error() == nullptr)
+          fail("swap-detected", x, fmt::format("check finds no error after swapping the targets `{}` and `{}` of "
+                                               "output_specs[{}] and [{}]", a.target, b.target, a.output_spec,
+                                               b.output_spec));
+        return;  // one pair per program keeps a run cheap
+      }
+    }
+  }
+
+  const RuleRegistry& registry_;
+  std::vector<std::string>& violations_;
+};
+
+}  // namespace
+
+PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const RuleRegistry& registry,
+                            const PipelineOptions& options) {
+  PipelineResult result;
+  PropertyRun run(registry, result.violations);
+  FileResult file;
+  file.path = "input.textproto";
+  for (const ir::Program& program : programs) {
+    Checked checked = run.run(program);
+    file.programs.push_back(std::move(checked.summary));
+    for (Finding& f : checked.findings) {
+      result.findings.push_back(f);
+      file.findings.push_back(std::move(f));
+    }
+  }
+  if (options.render_reports) {
+    for (std::string& problem : check_every_report(file, registry))
+      result.violations.push_back("reports-valid: " + problem);
+  }
+  return result;
+}
+
+std::string violation_property(const std::string& violation) {
+  return violation.substr(0, violation.find(": "));
+}
+
+}  // namespace pt2lint::properties

@@ -1,0 +1,38 @@
+// Runs programs through the whole pipeline (index, every rule, contract, lower, check of the
+// lowered program after a JSON round trip, diff, every report format) and checks the
+// properties that make pt2lint an oracle rather than a crash test (docs/reliability.md):
+//   - diff(x, x) is empty;
+//   - lower(x) refuses, or gives a program on which check finds no error;
+//   - contract(lower(lower(x))) == contract(lower(x));
+//   - on a clean program, diff(x, lower(x)) finds no write lost, added, duplicated or retargeted;
+//   - on a clean ATEN program, contract and effective mutation set name the same writes;
+//   - swapping the targets of two same-shape writes of a clean program is reported by check;
+//   - the JSON and SARIF reports parse and have the structure their consumers read.
+// Shared by the pipeline fuzzer, the deterministic property test and `pt2lint reduce`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+#include "program.pb.h"
+#include "core/rule_registry.h"
+
+namespace pt2lint::properties {
+
+struct PipelineResult {
+  std::vector<Finding> findings;         // what `check` reports on the programs themselves
+  std::vector<std::string> violations;   // "property-name: detail", one per broken property
+};
+
+struct PipelineOptions {
+  bool render_reports = true;  // every format, with the JSON and SARIF checks
+};
+
+PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const RuleRegistry& registry,
+                            const PipelineOptions& options = {});
+
+// The property a violation text names: its part before ": ".
+std::string violation_property(const std::string& violation);
+
+}  // namespace pt2lint::properties

@@ -1,0 +1,83 @@
+#include "properties/report_checks.h"
+
+#include <sstream>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "reports/renderer.h"
+
+namespace pt2lint::properties {
+namespace {
+
+std::size_t count(const FileResult& file, Severity severity) {
+  std::size_t n = 0;
+  for (const Finding& f : file.findings) n += f.severity == severity ? 1 : 0;
+  return n;
+}
+
+void check_json_report(simdjson::dom::element doc, const FileResult& file, std::vector<std::string>& problems) {
+  simdjson::dom::array files;
+  if (doc["files"].get(files) || files.size() != 1) return problems.push_back("json: `files` is not a 1-element list");
+  simdjson::dom::array findings;
+  if (files.at(0)["findings"].get(findings) || findings.size() != file.findings.size())
+    problems.push_back(fmt::format("json: {} findings listed, {} reported", findings.size(), file.findings.size()));
+  std::uint64_t errors = 0, warnings = 0;
+  if (doc["summary"]["errors"].get(errors) || doc["summary"]["warnings"].get(warnings) ||
+      errors != count(file, Severity::kError) || warnings != count(file, Severity::kWarning))
+    problems.push_back("json: summary counts differ from the findings");
+}
+
+void check_sarif_report(simdjson::dom::element doc, const FileResult& file, std::vector<std::string>& problems) {
+  std::string_view version;
+  if (doc["version"].get(version) || version != "2.1.0") problems.push_back("sarif: version is not 2.1.0");
+  simdjson::dom::array runs, rules, results;
+  if (doc["runs"].get(runs) || runs.size() != 1) return problems.push_back("sarif: `runs` is not a 1-element list");
+  if (runs.at(0)["tool"]["driver"]["rules"].get(rules)) return problems.push_back("sarif: no tool.driver.rules");
+  if (runs.at(0)["results"].get(results)) return problems.push_back("sarif: no results");
+  if (results.size() != file.findings.size())
+    problems.push_back(fmt::format("sarif: {} results for {} findings", results.size(), file.findings.size()));
+  for (simdjson::dom::element result : results) {
+    std::string_view rule_id, text, level;
+    std::uint64_t rule_index = 0;
+    if (result["ruleId"].get(rule_id) || result["message"]["text"].get(text) || result["level"].get(level))
+      problems.push_back("sarif: a result lacks ruleId, message.text or level");
+    if (level != "error" && level != "warning" && level != "note" && level != "none")
+      problems.push_back(fmt::format("sarif: result level `{}`", level));
+    if (!result["ruleIndex"].get(rule_index) && rule_index >= rules.size())
+      problems.push_back(fmt::format("sarif: ruleIndex {} of {} rules", rule_index, rules.size()));
+    simdjson::dom::array locations;
+    if (result["locations"].get(locations) || locations.size() == 0)
+      problems.push_back("sarif: a result has no location");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> check_every_report(const FileResult& file, const RuleRegistry& registry) {
+  RunReport report;
+  report.files.push_back(file);
+  RenderOptions options;
+  options.registry = &registry;
+  options.show_mutations = true;
+  options.verbose = true;
+  options.statistics = true;
+  std::vector<std::string> problems;
+  simdjson::dom::parser parser;
+  for (std::string_view format : renderer_names()) {
+    std::ostringstream out;
+    make_renderer(format)->render(report, options, out);
+    if (format != "json" && format != "sarif" && format != "rdjson" && format != "gitlab") continue;
+    const simdjson::padded_string text(out.str());
+    simdjson::dom::element doc;
+    if (auto error = parser.parse(text).get(doc)) {
+      problems.push_back(fmt::format("{}: does not parse as JSON: {}", format, simdjson::error_message(error)));
+      continue;
+    }
+    if (format == "json") check_json_report(doc, file, problems);
+    if (format == "sarif") check_sarif_report(doc, file, problems);
+  }
+  return problems;
+}
+
+}  // namespace pt2lint::properties

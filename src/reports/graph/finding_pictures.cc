@@ -1,0 +1,51 @@
+#include "reports/graph/finding_pictures.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <sstream>
+
+#include "analysis/program_index.h"
+#include "reports/graph/contract_pictures.h"
+#include "reports/graph/picture_writers.h"
+
+namespace pt2lint::graph {
+
+std::string finding_picture_title(const Finding& finding) {
+  return fmt::format("{} {}{}{}", finding.rule_id, finding.rule_name,
+                     finding.program.empty() ? "" : " · ", finding.program);
+}
+
+void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
+                           PictureLanguage language) {
+  // One index per program that has findings, built on first use.
+  std::vector<std::unique_ptr<ProgramIndex>> indexes(programs.size());
+  auto index_of = [&](const std::string& name) -> const ProgramIndex* {
+    for (std::size_t p = 0; p < programs.size(); ++p) {
+      if (programs[p]->name() != name) continue;
+      if (!indexes[p]) indexes[p] = std::make_unique<ProgramIndex>(*programs[p]);
+      return indexes[p].get();
+    }
+    return nullptr;
+  };
+  for (Finding& finding : result.findings) {
+    Picture picture = finding_picture(index_of(finding.program), finding, finding_picture_title(finding));
+    std::ostringstream out;
+    if (language == PictureLanguage::kSvg) {
+      write_svg(picture, out, kPageIdPrefix, /*with_markers=*/false);
+    } else {
+      write_mermaid(picture, out);
+    }
+    finding.picture = out.str();
+  }
+}
+
+CheckedFileObserver finding_picture_observer(std::string_view format) {
+  if (format != "html" && format != "markdown") return {};
+  const PictureLanguage language = format == "html" ? PictureLanguage::kSvg : PictureLanguage::kMermaid;
+  return [language](const std::vector<ir::Program*>& programs, FileResult& result) {
+    draw_finding_pictures(programs, result, language);
+  };
+}
+
+}  // namespace pt2lint::graph

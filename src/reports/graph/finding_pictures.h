@@ -1,0 +1,26 @@
+// Draws every finding of a checked file while its IR is alive (an Engine observer), into
+// Finding::picture, for the report formats that show pictures.
+#pragma once
+
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace pt2lint::graph {
+
+enum class PictureLanguage { kSvg, kMermaid };
+
+// SVGs drawn for a page share the arrow markers of page_svg_defs() instead of repeating them.
+inline constexpr std::string_view kPageIdPrefix = "pt2lint-";
+
+void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
+                           PictureLanguage language);
+
+// The observer that draws what the report `format` shows: SVG for html, Mermaid for
+// markdown; none ({}) for the other formats, which pay nothing.
+CheckedFileObserver finding_picture_observer(std::string_view format);
+
+// "PT301 mutation-value-derives-from-target · decode": the title of a finding's picture.
+std::string finding_picture_title(const Finding& finding);
+
+}  // namespace pt2lint::graph

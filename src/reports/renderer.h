@@ -1,0 +1,59 @@
+// Renderers turn the findings of a run into one output format. They never decide anything.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/rule_registry.h"
+#include "engine/engine.h"
+
+namespace pt2lint {
+
+struct RunReport {
+  std::vector<FileResult> files;  // in a stable order (sorted by path)
+};
+
+struct ReportCounts {
+  std::size_t files = 0, errors = 0, warnings = 0, notes = 0;
+  std::size_t baselined = 0;     // of all the above, those matched by the baseline
+  std::size_t failing = 0;       // errors not in the baseline: these fail the run
+};
+ReportCounts count_findings(const RunReport& report);
+
+struct RenderOptions {
+  const RuleRegistry* registry = nullptr;
+  bool color = false;           // ANSI colours (text only)
+  bool show_mutations = false;  // text: print each program's effective mutation set
+  bool verbose = false;         // text: list ops without a known schema
+  bool statistics = false;      // text: counts per rule
+  std::string source_root;      // for formats that map stack traces to source files
+  bool baseline_active = false; // a baseline was applied: SARIF marks every result new/unchanged
+  // The docs/rules/<name>.md page of a rule ("" when none); the pages are embedded in the
+  // executable, not in the library, so the CLI hands them in.
+  std::function<std::string_view(std::string_view rule_name)> rule_doc;
+  // Where the rule pages live (`docs-url` in the config), ending in '/': links are
+  // `<docs_url><rule-name>.md`. "" (the default): formats leave rule links out.
+  std::string docs_url;
+  // github: where the Markdown summary is appended ($GITHUB_STEP_SUMMARY), "" for nowhere.
+  std::string step_summary_path;
+};
+
+class Renderer {
+ public:
+  virtual ~Renderer() = default;
+  virtual void render(const RunReport& report, const RenderOptions& options,
+                      std::ostream& out) const = 0;
+};
+
+// nullptr for an unknown format name.
+std::unique_ptr<Renderer> make_renderer(std::string_view format);
+std::vector<std::string_view> renderer_names();
+
+// "output_specs[3], node index_copy, value getitem_3" (only the parts that are set).
+std::string describe_location(const Location& location);
+
+}  // namespace pt2lint

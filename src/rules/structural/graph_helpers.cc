@@ -1,0 +1,39 @@
+#include "rules/structural/graph_helpers.h"
+
+#include <fmt/format.h>
+
+#include "analysis/program_index.h"
+
+namespace pt2lint {
+
+std::vector<Subgraph> subgraphs_of(const ir::Node& node) {
+  std::vector<Subgraph> found;
+  for (const ir::NamedArgument& input : node.inputs()) {
+    if (input.arg().has_as_graph()) {
+      const ir::GraphArgument& graph = input.arg().as_graph();
+      found.push_back({graph.name(), &graph.graph()});
+    }
+  }
+  return found;
+}
+
+std::string_view fx_node_name(const ir::Node& node) {
+  if (node.has_name() && !node.name().empty()) return node.name();
+  std::vector<std::string_view> names;
+  for (const ir::Argument& output : node.outputs()) {
+    collect_value_names(output, names);
+    if (!names.empty()) return names.front();
+  }
+  return "";
+}
+
+GraphScope GraphScope::enter(const Subgraph& subgraph, std::string_view owner_node) const {
+  GraphScope inner;
+  inner.description = fmt::format(" in subgraph `{}` of node `{}`{}", subgraph.name, owner_node,
+                                  description);
+  inner.top_level_node = top_level_node.empty() ? std::string(owner_node) : top_level_node;
+  inner.depth = depth + 1;
+  return inner;
+}
+
+}  // namespace pt2lint

@@ -1,0 +1,54 @@
+#include "support/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <new>
+
+namespace pt2lint {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+bool mapped(std::size_t size) { return size >= kHugePage; }
+
+std::size_t round_up(std::size_t size) { return (size + kHugePage - 1) & ~(kHugePage - 1); }
+
+}  // namespace
+
+void* allocate_large_block(std::size_t size) noexcept {
+  if (!mapped(size)) return ::operator new(size, std::nothrow);
+  const std::size_t length = round_up(size);
+  // Map one huge page more than needed, then trim both ends so the block is aligned: only
+  // an aligned 2 MB range can be backed by a huge page.
+  void* raw = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const auto base = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (base + kHugePage - 1) & ~(kHugePage - 1);
+  const std::uintptr_t end = base + length + kHugePage;
+  if (aligned > base) munmap(raw, aligned - base);
+  if (end > aligned + length) {
+    munmap(reinterpret_cast<void*>(aligned + length), end - aligned - length);
+  }
+  // Advice only: without transparent huge pages the block still works in 4 KB pages.
+  madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+}
+
+void free_large_block(void* block, std::size_t size) noexcept {
+  if (block == nullptr) return;
+  if (mapped(size)) {
+    munmap(block, round_up(size));
+  } else {
+    ::operator delete(block);
+  }
+}
+
+void* allocate_arena_block(std::size_t size) {
+  void* block = allocate_large_block(size);
+  if (block == nullptr) throw std::bad_alloc();
+  return block;
+}
+
+}  // namespace pt2lint
