@@ -114,7 +114,7 @@ def test_custom_op_schema_is_read_from_the_process():
     print("ATEN targets:", sorted(targets))
     assert has_accumulate(custom_op_schemas(decomposed)), custom_op_schemas(decomposed)
     if not subcommand_has_flag("check", "--op-schemas"):
-        pytest.skip("this pt2lint binary has no --op-schemas (issue 11, branch customops): "
+        pytest.skip("this pt2lint binary is older than --op-schemas (custom op schemas): "
                     "the schema is read but cannot be passed")
     for p in (program, decomposed):
         report = pt2lint.check(p)

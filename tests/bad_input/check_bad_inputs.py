@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Feeds hostile files to the real `pt2lint check` and asserts what the issue promises: each
-gets a finding (exit 1) or a clear error (exit 2), never a crash, within a time limit and,
+"""Feeds hostile files to the real `pt2lint check` and asserts what pt2lint promises for them:
+each gets a finding (exit 1) or a clear error (exit 2), never a crash, within a time limit and,
 outside sanitizer builds, well under 1 GB of peak RSS.
 
 usage: check_bad_inputs.py PT2LINT MAX_RSS_MB   (MAX_RSS_MB 0 skips the memory check)"""

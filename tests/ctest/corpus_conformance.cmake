@@ -1,8 +1,9 @@
-# Corpus conformance: the labelled corpus scored by its own evaluator, with exactly the
-# commands the issues give. corpus_conformance (issue 3): every defective program gets an
+# Corpus conformance: the labelled corpus scored by its own evaluator (eval_corpus.py, run
+# exactly as below). corpus_conformance (all rules): every defective program gets an
 # error (recall 131/131), no clean program does, nothing crashes, and at least 127 of the 131
-# are caught by a rule their label names. corpus_conformance_core_rules (issue 2): the same
-# with --only-rules and the core rules, recall 118/118. Skipped (exit 77) without a corpus.
+# are caught by a rule their label names. corpus_conformance_core_rules (only the
+# PT2LINT_CORE_RULES below: loading and structure, no dataflow): the same with --only-rules,
+# recall 118/118. Skipped (exit 77) without a corpus.
 #
 # This file is both included by tests/CMakeLists.txt (to register the test) and run with
 # `cmake -P` (to score the evaluator's last line).

@@ -1,4 +1,4 @@
-# Issue 17: the diagnosis pass and `pt2lint fix`.
+# The diagnosis pass and `pt2lint fix` (docs/fix.md).
 # fix_diagnosis_goldens: one primary finding per root cause, with its repair as fix.edits
 # (tests/golden/diagnosis/check_diagnosis.py); fix_corpus: every defective corpus program is
 # repaired to exactly its clean source, or refused with a reason (tests/data/fix).

@@ -1,4 +1,4 @@
-# `pt2lint graph` (issue 16): DOT goldens with their SVGs, and readable slices of the
+# `pt2lint graph` (docs/graph.md): DOT goldens with their SVGs, and readable slices of the
 # 9,000-node kv_nested_256l in under a second (skipped without ../shared/corpus).
 add_test(NAME graph_golden
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/golden/graph/graph_golden.py

@@ -1,4 +1,4 @@
-# `check --format html` (issue 16): the report of the whole corpus in headless Chromium.
+# `check --format html` (docs/graph.md): the report of the whole corpus in headless Chromium.
 # Needs chromium, chromium-driver and python3-selenium (`make test-deps`); skipped (77)
 # without them or without the corpus. Timed and driven by a browser: not under sanitizers.
 add_test(NAME html_report_browser

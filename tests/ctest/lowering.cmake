@@ -1,4 +1,5 @@
-# Acceptance of the reference lowering and the contract diff (issue 4), against the corpus.
+# Acceptance of the reference lowering and the contract diff (docs/reference-lowering.md),
+# against the corpus.
 # Each test is skipped (exit 77) when the corpus is absent.
 foreach(mode pairs corrupt rename)
   add_test(NAME lowering_${mode}

@@ -1,4 +1,5 @@
-# Report formats, configuration and baselines (issue 5). Included by tests/CMakeLists.txt.
+# Report formats, configuration and baselines (docs/configuration.md). Included by
+# tests/CMakeLists.txt.
 # Corpus-wide tests exit 77 when ../shared/corpus is absent and are then reported skipped.
 set(PT2LINT_REPORT_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/golden/reports)
 set(PT2LINT_REPORT_WORK ${CMAKE_CURRENT_BINARY_DIR}/reports_work)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Custom ops that write state (issue 11), on the programs PyTorch 2.11 exported in
-tests/data/device/customops (TRAINING programs calling the ops, their ATEN twins with
+"""Custom ops that write state (--op-schemas, PT310, PT414), on the programs PyTorch 2.11
+exported in tests/data/device/customops (TRAINING programs calling the ops, their ATEN twins with
 auto_functionalized_v2, and an ATEN program whose custom-op write-back a pass dropped).
 
   with-schemas:    pass the folder's schemas.txt. Clean programs get no error and no warning

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""CLI checks of issue 13 that goldens cannot express (options, folders, PyTorch's verdicts).
+"""CLI checks of the files PyTorch writes and of archives that lie, which goldens cannot
+express (options, folders, PyTorch's verdicts).
 
     check_files_cli.py PT2LINT REPO_ROOT
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Device check (PyTorch 2.11, no network): does torch.export.load agree with pt2lint's
-goldens of issue 13? For every tests/golden/files/**/*.pt2 with a `.expect` sidecar:
-pt2lint expects an error exactly when PyTorch should refuse the file. AOTInductor packages
+goldens of the files PyTorch writes? For every tests/golden/files/**/*.pt2 with a `.expect`
+sidecar: pt2lint expects an error exactly when PyTorch should refuse the file. AOTInductor packages
 are skipped (no exported program; their .so is a stand-in). Loaded programs are also run on
 a (4,) float input when they take one, and the result is recorded.
 

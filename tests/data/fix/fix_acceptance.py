@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Acceptance of `pt2lint fix` (issue 17) over every defective program of the corpus.
+"""Acceptance of `pt2lint fix` (docs/fix.md) over every defective program of the corpus.
 
 For each defective file (labels.jsonl + extra_labels.jsonl) it runs `pt2lint fix FILE -o OUT`:
 - repaired: OUT must check clean, `pt2lint diff CLEAN OUT` must exit 0, and every program JSON

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Issue 12's acceptance on real programs: the device-exported subgraph/view corpus
-(tests/data/device/subgraphs, PyTorch 2.11, TRAINING + ATEN twins) and the textproto programs
+"""Acceptance of state writes through subgraphs and views (docs/dataflow.md) on real programs:
+the device-exported subgraph/view corpus (tests/data/device/subgraphs, PyTorch 2.11,
+TRAINING + ATEN twins) and the textproto programs
 PyTorch cannot save (flex attention, associative_scan).
 
 Usage: check_subgraphs.py PT2LINT DEVICE_DIR TEXTPROTO_DIR WORKDIR [LOWERED_OUT]

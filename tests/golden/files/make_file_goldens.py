@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the golden files of issue 13 (files PyTorch writes, archives that lie) from corpus
+"""Builds the golden files of the files PyTorch writes and of archives that lie, from corpus
 programs, with their `.expect` sidecars (see tests/golden/run_golden.py).
 
     python3 tests/golden/files/make_file_goldens.py [CORPUS]     (default: ../shared/corpus)

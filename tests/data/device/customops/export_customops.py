@@ -1,4 +1,5 @@
-"""Programs whose state is written by custom ops (issue 11), exported with PyTorch 2.11:
+"""Programs whose state is written by custom ops (--op-schemas, PT310), exported with
+PyTorch 2.11:
 TRAINING (the op itself, in place) and ATEN (auto_functionalized_v2) twins, plus an ATEN program
 whose custom-op write-back a buggy pass dropped. Also writes schemas.txt, the ops' schemas as
 `torch.ops.ns.op.default._schema` prints them.

@@ -1,4 +1,5 @@
-"""What PyTorch 2.11 accepts, measured for issue 13 (files and archives):
+"""What PyTorch 2.11 accepts, measured for the file and archive checks
+(docs/device-measurements.md):
 
 1. the deepest out_spec tree spec that torch.export.load loads, and that the loaded module
    runs; the deepest nested output torch.export.export writes; the JSON nesting json.loads takes;

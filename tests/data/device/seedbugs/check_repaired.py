@@ -1,6 +1,6 @@
-"""Device check for issue 17: PyTorch loads each seed bug repaired by `pt2lint fix` and runs it
-for three decode steps against the clean program; the outputs of every step and every buffer
-after every step must be equal (bit for bit: same graph, same weights).
+"""Device check for `pt2lint fix` (docs/fix.md): PyTorch loads each seed bug repaired by
+`pt2lint fix` and runs it for three decode steps against the clean program; the outputs of every
+step and every buffer after every step must be equal (bit for bit: same graph, same weights).
 
     python3 tests/data/device/seedbugs/check_repaired.py      (from the repository root)
 

@@ -1,5 +1,5 @@
 """The three seed bugs, made on a real transformers static-cache decoder by passes written the way
-backends write them (issue 17), each judged by PyTorch against the clean program:
+backends write them (the repairs of docs/fix.md), each judged by PyTorch against the clean program:
 
 - pairing_by_position: a lifting pass returns the engine's outputs user-outputs-first, then pairs
   the first N outputs with the mutated buffers by position (the Torch-TensorRT bug, PR #4470);

@@ -1,5 +1,5 @@
-"""Programs that read or write state through higher-order ops and views (issue 12), exported with
-PyTorch 2.11 as TRAINING and ATEN twins, each judged by PyTorch against eager.
+"""Programs that read or write state through higher-order ops and views (docs/dataflow.md), exported
+with PyTorch 2.11 as TRAINING and ATEN twins, each judged by PyTorch against eager.
 
     python3 export_subgraphs.py OUT_DIR"""
 import os

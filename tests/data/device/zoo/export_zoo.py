@@ -1,6 +1,6 @@
-"""A clean zoo for the quiet-defaults work (issue 10), exported with PyTorch 2.11 on the device:
-torchvision, timm and transformers models in eval and train mode, TRAINING and ATEN, at tiny width
-with low-entropy weights, and programs whose state is shared (tied weights, one tensor under two
+"""A clean zoo for the quiet defaults (docs/quiet-defaults.md), exported with PyTorch 2.11 on the
+device: torchvision, timm and transformers models in eval and train mode, TRAINING and ATEN, at
+tiny width with low-entropy weights, and programs whose state is shared (tied weights, one tensor under two
 names, a submodule under two names, several programs in one archive).
 
     python3 export_zoo.py OUT_DIR [FULLSIZE_DIR]
