@@ -18,6 +18,9 @@ Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry) {
               std::cout << fmt::format("{:<6} {:<38} {:<8} {:<6} {}\n", info->id, info->name,
                                        severity_name(info->default_severity),
                                        info->default_enabled ? "on" : "opt-in", info->summary);
+              // A renamed rule's former names still select it for a release (README).
+              for (std::string_view former : registry.aliases_of(*info))
+                std::cout << fmt::format("{:<6} {:<38} alias of {}\n", "", former, info->name);
             }
             return kExitClean;
           }};

@@ -13,17 +13,21 @@ namespace pt2lint {
   inline constexpr RuleInfo k##Class{id, name, Severity::severity, RulePhase::phase, summary, \
                                      RuleDefault::enabled == RuleDefault::kOn};
 #define PT2LINT_REPORTED_RULE PT2LINT_RULE
+#define PT2LINT_RULE_ALIAS(former_name, Class)
 #include "core/rule_catalogue.def"
 #undef PT2LINT_RULE
 #undef PT2LINT_REPORTED_RULE
+#undef PT2LINT_RULE_ALIAS
 
 // Every rule, in catalogue order.
 inline constexpr std::array kRuleCatalogue{
 #define PT2LINT_RULE(Class, ...) &k##Class,
 #define PT2LINT_REPORTED_RULE PT2LINT_RULE
+#define PT2LINT_RULE_ALIAS(former_name, Class)
 #include "core/rule_catalogue.def"
 #undef PT2LINT_RULE
 #undef PT2LINT_REPORTED_RULE
+#undef PT2LINT_RULE_ALIAS
 };
 
 constexpr bool catalogue_ids_and_names_unique() {

@@ -1,5 +1,6 @@
 // Builds the registry from the rule catalogue (core/rule_catalogue.def): every rule the
-// engine runs, in catalogue order, and the metadata of those reported elsewhere.
+// engine runs, in catalogue order, the metadata of those reported elsewhere, and the former
+// names of renamed rules.
 #include <memory>
 
 #include "core/rule.h"
@@ -11,16 +12,20 @@ namespace pt2lint {
 // Each defined in src/rules/<phase>/<name>.cc.
 #define PT2LINT_RULE(Class, ...) std::unique_ptr<Rule> make_##Class();
 #define PT2LINT_REPORTED_RULE(...)
+#define PT2LINT_RULE_ALIAS(...)
 #include "core/rule_catalogue.def"
 #undef PT2LINT_RULE
 #undef PT2LINT_REPORTED_RULE
+#undef PT2LINT_RULE_ALIAS
 
 void register_all_rules(RuleRegistry& registry) {
 #define PT2LINT_RULE(Class, ...) registry.add_rule(make_##Class());
 #define PT2LINT_REPORTED_RULE(Class, ...) registry.add_reported_elsewhere(k##Class);
+#define PT2LINT_RULE_ALIAS(former_name, Class) registry.add_alias(#former_name, k##Class);
 #include "core/rule_catalogue.def"
 #undef PT2LINT_RULE
 #undef PT2LINT_REPORTED_RULE
+#undef PT2LINT_RULE_ALIAS
 }
 
 }  // namespace pt2lint

@@ -1,0 +1,156 @@
+// The rule catalogue (core/rule_catalogue.def) against everything that must agree with it:
+// the registry, each rule's docs page and goldens, and the README's rule tables.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "core/rule.h"
+#include "core/rule_catalogue.h"
+#include "core/rule_registry.h"
+
+namespace pt2lint {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRoot = fs::path(PT2LINT_TESTS_DIR).parent_path();
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Where a rule's goldens live: tests/golden/<folder>/<name>/, by phase.
+fs::path golden_folder(const RuleInfo& info) {
+  switch (info.phase) {
+    case RulePhase::kLoad: return kRoot / "tests/golden/files" / info.name;
+    case RulePhase::kStructural: return kRoot / "tests/golden/structural" / info.name;
+    case RulePhase::kDataflow: return kRoot / "tests/golden/dataflow" / info.name;
+    case RulePhase::kContract: return kRoot / "tests/golden/contract" / info.name;
+  }
+  return {};
+}
+
+class FakeRule final : public Rule {
+ public:
+  explicit FakeRule(const RuleInfo& info) : info_(info) {}
+  const RuleInfo& info() const override { return info_; }
+  void check(const ProgramIndex&, DiagnosticSink&) const override {}
+
+ private:
+  const RuleInfo& info_;
+};
+
+TEST(RuleCatalogue, RegistryHoldsEveryEntryOnceInCatalogueOrder) {
+  RuleRegistry registry;
+  register_all_rules(registry);
+  ASSERT_EQ(registry.all().size(), kRuleCatalogue.size());
+  for (std::size_t i = 0; i < kRuleCatalogue.size(); ++i)
+    EXPECT_EQ(registry.all()[i], kRuleCatalogue[i]) << kRuleCatalogue[i]->id;
+  // The engine runs structural and dataflow rules; the others are reported elsewhere.
+  for (const auto& rule : registry.rules())
+    EXPECT_TRUE(rule->info().phase == RulePhase::kStructural ||
+                rule->info().phase == RulePhase::kDataflow)
+        << rule->info().id;
+}
+
+TEST(RuleCatalogue, IdsAndNamesAreUniqueAndWellFormed) {
+  std::set<std::string_view> ids, names;
+  for (const RuleInfo* info : kRuleCatalogue) {
+    EXPECT_TRUE(ids.insert(info->id).second) << "duplicate ID " << info->id;
+    EXPECT_TRUE(names.insert(info->name).second) << "duplicate name " << info->name;
+    // The ID's hundreds digit is the phase: PT1xx load ... PT4xx contract.
+    ASSERT_EQ(info->id.size(), 5u) << info->id;
+    EXPECT_EQ(info->id.substr(0, 2), "PT");
+    EXPECT_EQ(info->id[2] - '1', static_cast<int>(info->phase)) << info->id;
+    EXPECT_FALSE(info->summary.empty()) << info->id;
+    EXPECT_EQ(info->name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-"),
+              std::string_view::npos)
+        << info->name;
+  }
+}
+
+TEST(RuleCatalogue, RegistryRefusesADuplicateIdNameOrAlias) {
+  static constexpr RuleInfo kSameId{"PT201", "some-new-rule", Severity::kError,
+                                    RulePhase::kStructural, "a rule reusing PT201"};
+  static constexpr RuleInfo kSameName{"PT299", "value-names-unique", Severity::kError,
+                                      RulePhase::kStructural, "a rule reusing a name"};
+  RuleRegistry registry;
+  register_all_rules(registry);
+  EXPECT_THROW(registry.add_rule(std::make_unique<FakeRule>(kSameId)), std::logic_error);
+  EXPECT_THROW(registry.add_reported_elsewhere(kSameName), std::logic_error);
+  EXPECT_THROW(registry.add_alias("mutation-target-resolves", kValueNamesUnique),
+               std::logic_error);
+}
+
+TEST(RuleCatalogue, AFormerNameSelectsTheRenamedRule) {
+  RuleRegistry registry;
+  register_all_rules(registry);
+  registry.add_alias("values-named-once", kValueNamesUnique);
+  EXPECT_EQ(registry.find("values-named-once"), &kValueNamesUnique);
+  ASSERT_EQ(registry.match("values-named-once").size(), 1u);
+  EXPECT_EQ(registry.match("values-named-once")[0], &kValueNamesUnique);
+  ASSERT_EQ(registry.aliases_of(kValueNamesUnique).size(), 1u);
+  EXPECT_TRUE(registry.aliases_of(kMutationTargetResolves).empty());
+}
+
+TEST(RuleCatalogue, EveryRuleHasADocsPageNamingIt) {
+  for (const RuleInfo* info : kRuleCatalogue) {
+    const fs::path page = kRoot / "docs/rules" / (std::string(info->name) + ".md");
+    ASSERT_TRUE(fs::exists(page)) << info->id << " has no docs page " << page;
+    EXPECT_NE(read_text(page).find(info->id), std::string::npos)
+        << page << " does not mention " << info->id;
+  }
+}
+
+TEST(RuleCatalogue, EveryRuleHasABadAndAGoodGolden) {
+  for (const RuleInfo* info : kRuleCatalogue) {
+    const fs::path folder = golden_folder(*info);
+    ASSERT_TRUE(fs::is_directory(folder)) << info->id << " has no golden folder " << folder;
+    bool bad = false, good = false;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      const std::string name = entry.path().filename().string();
+      if (name.ends_with(".expect")) continue;  // a sidecar, not a golden
+      bad = bad || name.starts_with("bad_");
+      good = good || name.starts_with("good");
+    }
+    EXPECT_TRUE(bad) << folder << " has no bad_* golden";
+    EXPECT_TRUE(good) << folder << " has no good* golden";
+  }
+}
+
+// scripts/rule_table.py writes these rows; a hand edit of either side shows up here.
+TEST(RuleCatalogue, ReadmeTablesMatchTheCatalogue) {
+  std::map<std::string, std::string> rows;  // ID -> row
+  std::istringstream readme(read_text(kRoot / "README.md"));
+  for (std::string line; std::getline(readme, line);)
+    if (line.size() > 8 && line.starts_with("| PT") && line.substr(7, 3) == " | " &&
+        std::isdigit(static_cast<unsigned char>(line[4])))
+      rows[line.substr(2, 5)] = line;
+  for (const RuleInfo* info : kRuleCatalogue) {
+    const std::string name(info->name);
+    const std::string expected =
+        "| " + std::string(info->id) + " | [`" + name + "`](docs/rules/" + name + ".md) | " +
+        std::string(severity_name(info->default_severity)) +
+        (info->default_enabled ? "" : ", opt-in") + " | " + std::string(info->summary) + " |";
+    auto row = rows.find(std::string(info->id));
+    ASSERT_NE(row, rows.end()) << "README has no row for " << info->id
+                               << ": run scripts/rule_table.py";
+    EXPECT_EQ(row->second, expected) << "run scripts/rule_table.py";
+    rows.erase(row);
+  }
+  for (const auto& [id, row] : rows) ADD_FAILURE() << "README lists " << id << ", not in the catalogue";
+}
+
+}  // namespace
+}  // namespace pt2lint
