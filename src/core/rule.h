@@ -12,7 +12,8 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual const RuleInfo& info() const = 0;
-  // Reads the indexed program and reports findings; `program` is the model name to report.
+  // Reads the indexed program and reports its findings to `sink`, each naming the program
+  // by `index.name()`.
   virtual void check(const ProgramIndex& index, DiagnosticSink& sink) const = 0;
 };
 

@@ -96,8 +96,8 @@ const ir::NamedArgument* first_input(const ir::Node& node, std::initializer_list
   return nullptr;
 }
 
-// The views added for issue 12: narrow, swapaxes/swapdims, movedim/moveaxis, expand and its
-// kin, unfold. kUnsupported with an empty reason: not one of these.
+// The views added for writes inside higher-order ops (docs/reference-lowering.md): narrow,
+// swapaxes/swapdims, movedim/moveaxis, expand and its kin, unfold. kUnsupported with an empty reason: not one of these.
 ViewWriteBack plan_more_views(const ir::Node& view, std::string_view op, const std::string& parent,
                               const std::string& source, const ir::TensorMeta* parent_meta,
                               const ir::TensorMeta* view_meta) {

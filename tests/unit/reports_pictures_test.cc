@@ -1,4 +1,4 @@
-// Issue 16: the html format, Mermaid pictures in markdown, and `docs-url` (no made-up links).
+// Pictures in reports: the html format, Mermaid pictures in markdown, and `docs-url` (no made-up links).
 #include <gtest/gtest.h>
 
 #include <sstream>
