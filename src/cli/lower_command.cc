@@ -13,7 +13,7 @@
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
-#include "cli/temp_file.h"
+#include "support/temp_file.h"
 #include "contract/loaded_programs.h"
 #include "lowering/functionalize.h"
 #include "lowering/lowered_output.h"
