@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "cli/command_output.h"
 #include "cli/op_schema_files.h"
 #include "cli/rule_docs.h"
 #include "cli/subcommand.h"
@@ -87,17 +87,12 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   render.docs_url = report.docs_url;
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && options.format == "github")
     render.step_summary_path = summary;
-  if (options.output.empty()) {
-    render.color = color_on_stdout(options.format);
-    if (!options.quiet || options.format != "text") renderer->render(report, render, std::cout);
-  } else {
-    std::ofstream out(options.output);
-    if (!out) {
-      print_error("cannot write '" + options.output + "'");
-      return kExitUsage;
-    }
-    renderer->render(report, render, out);
-  }
+  CommandOutput out(options.output);
+  if (!out.ok()) return kExitUsage;
+  if (out.to_stdout()) render.color = color_on_stdout(options.format);
+  // --quiet silences the text report on the terminal; a file or another format is asked for.
+  if (!out.to_stdout() || !options.quiet || options.format != "text")
+    renderer->render(report, render, out.stream());
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
   if (options.statistics && options.format != "text") {
     for (const RuleStatistic& rule : count_per_rule(report))

@@ -61,14 +61,14 @@ bool load_side(const std::string& path, LoadedPrograms& loaded) {
 int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   auto renderer = make_renderer(options.format);
   if (!renderer) {
-    std::cerr << "pt2lint: error: unknown format '" << options.format << "'\n";
+    print_error("unknown format '" + options.format + "'");
     return kExitUsage;
   }
   RenameMap given;
   if (!options.rename.empty()) {
     const std::string error = read_rename_map(options.rename, given);
     if (!error.empty()) {
-      std::cerr << "pt2lint: error: " << error << '\n';
+      print_error(error);
       return kExitUsage;
     }
   }
@@ -92,7 +92,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
       std::string error;
       auto recorded = lowering::recorded_renames(program, error);
       if (!error.empty()) {
-        std::cerr << fmt::format("pt2lint: error: {}:{}: {}\n", options.after, program.name(), error);
+        print_error(fmt::format("{}:{}: {}", options.after, program.name(), error));
         bad_mapping = true;
       }
       if (recorded) return *recorded;

@@ -2,12 +2,12 @@
 // slice of one finding with its broken edge marked, as DOT or SVG (docs/graph.md).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "analysis/program_index.h"
+#include "cli/command_output.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
 #include "engine/config/config_discovery.h"
@@ -107,15 +107,9 @@ int run_graph(const RuleRegistry& registry, const GraphOptions& options) {
     print_error(error.empty() ? "'" + options.path + "' is not an exported program" : error);
     return kExitUsage;
   }
-  std::ofstream file;
-  if (!options.output.empty()) {
-    file.open(options.output);
-    if (!file) {
-      print_error("cannot write '" + options.output + "'");
-      return kExitUsage;
-    }
-  }
-  std::ostream& out = options.output.empty() ? std::cout : file;
+  CommandOutput output(options.output);
+  if (!output.ok()) return kExitUsage;
+  std::ostream& out = output.stream();
   if (options.format == "svg") {
     graph::write_svg(*picture, out);
   } else {
@@ -130,7 +124,7 @@ Subcommand add_graph_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<GraphOptions>();
   CLI::App* cmd = app.add_subcommand(
       "graph", "draw the mutation contract of a program, a state's slice or a finding's");
-  cmd->add_option("path", options->path, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "path", options->path);
   cmd->add_option("--program", options->program, "the program to draw (default: the first)");
   auto* state = cmd->add_option("--state", options->state,
                                 "draw only this state's slice (FQN, or a user input's name)");
