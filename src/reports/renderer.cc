@@ -40,13 +40,14 @@ std::unique_ptr<Renderer> make() {
 struct Format {
   std::string_view name;
   std::unique_ptr<Renderer> (*make)();
+  bool json;  // the output is one JSON document
 };
 constexpr Format kFormats[] = {
-    {"text", make<TextRenderer>},     {"json", make<JsonRenderer>},
-    {"sarif", make<SarifRenderer>},   {"github", make<GithubRenderer>},
-    {"junit", make<JunitRenderer>},   {"rdjson", make<RdjsonRenderer>},
-    {"gitlab", make<GitlabRenderer>}, {"markdown", make<MarkdownRenderer>},
-    {"html", make<HtmlRenderer>},
+    {"text", make<TextRenderer>, false},     {"json", make<JsonRenderer>, true},
+    {"sarif", make<SarifRenderer>, true},    {"github", make<GithubRenderer>, false},
+    {"junit", make<JunitRenderer>, false},   {"rdjson", make<RdjsonRenderer>, true},
+    {"gitlab", make<GitlabRenderer>, true},  {"markdown", make<MarkdownRenderer>, false},
+    {"html", make<HtmlRenderer>, false},
 };
 
 }  // namespace
@@ -55,6 +56,12 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
   for (const Format& f : kFormats)
     if (f.name == format) return f.make();
   return nullptr;
+}
+
+bool renders_json(std::string_view format) {
+  for (const Format& f : kFormats)
+    if (f.name == format) return f.json;
+  return false;
 }
 
 std::vector<std::string_view> renderer_names() {

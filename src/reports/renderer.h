@@ -42,6 +42,8 @@ class Renderer {
 // nullptr for an unknown format name.
 std::unique_ptr<Renderer> make_renderer(std::string_view format);
 std::vector<std::string_view> renderer_names();
+// Whether `format` writes one JSON document (json, sarif, rdjson, gitlab).
+bool renders_json(std::string_view format);
 
 // "output_specs[3], node index_copy, value getitem_3" (only the parts that are set).
 std::string describe_location(const Location& location);
