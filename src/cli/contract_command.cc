@@ -42,7 +42,7 @@ int run_contract(const ContractOptions& options) {
 Subcommand add_contract_command(CLI::App& app) {
   auto options = std::make_shared<ContractOptions>();
   CLI::App* cmd = app.add_subcommand("contract", "print the mutation contract of each program in a file");
-  cmd->add_option("path", options->path, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "path", options->path);
   cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [options] { return run_contract(*options); }};

@@ -1,9 +1,6 @@
 // `pt2lint diff BEFORE AFTER`: does AFTER (a lowering of BEFORE) keep BEFORE's mutation
 // contract? Exit 0 when it does, 1 with one finding per broken promise, 2 on a usage error,
 // 3 when nothing is broken but some state's writes cannot be decided (PT414).
-#include <unistd.h>
-
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -14,6 +11,7 @@
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 #include "contract/contract_diff.h"
 #include "contract/learned_schemas.h"
 #include "contract/loaded_programs.h"
@@ -63,14 +61,14 @@ bool load_side(const std::string& path, LoadedPrograms& loaded) {
 int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   auto renderer = make_renderer(options.format);
   if (!renderer) {
-    std::cerr << "pt2lint: error: unknown format '" << options.format << "'\n";
+    print_error("unknown format '" + options.format + "'");
     return kExitUsage;
   }
   RenameMap given;
   if (!options.rename.empty()) {
     const std::string error = read_rename_map(options.rename, given);
     if (!error.empty()) {
-      std::cerr << "pt2lint: error: " << error << '\n';
+      print_error(error);
       return kExitUsage;
     }
   }
@@ -94,7 +92,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
       std::string error;
       auto recorded = lowering::recorded_renames(program, error);
       if (!error.empty()) {
-        std::cerr << fmt::format("pt2lint: error: {}:{}: {}\n", options.after, program.name(), error);
+        print_error(fmt::format("{}:{}: {}", options.after, program.name(), error));
         bad_mapping = true;
       }
       if (recorded) return *recorded;
@@ -122,8 +120,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   report.files.push_back(std::move(file));
   RenderOptions render;
   render.registry = &registry;
-  const char* no_color = std::getenv("NO_COLOR");
-  render.color = options.format == "text" && isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
+  render.color = color_on_stdout(options.format);
   if (options.format == "html") {
     html::write_contract_diff_page({options.before, options.after, &before_contracts, &after_contracts,
                                     renames_for, &report.files.front().findings},

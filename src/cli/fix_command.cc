@@ -9,7 +9,9 @@
 #include <set>
 #include <system_error>
 
+#include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 #include "contract/loaded_programs.h"
 #include "diagnosis/repair_program.h"
 #include "diagnosis/signature_text.h"
@@ -52,27 +54,23 @@ std::vector<Finding> check_errors(const RuleRegistry& registry, const std::files
 int run_fix(const RuleRegistry& registry, const FixOptions& options) {
   const std::vector<Finding> before = check_errors(registry, options.input);
   LoadedPrograms loaded = load_programs(options.input);
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.input, loaded.error);
-    return kExitUsage;
-  }
+  if (int refused = refuse_unreadable(options.input, loaded); refused != kExitClean) return refused;
   if (before.empty()) {
     if (!options.quiet) std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", options.input);
     return kExitClean;
   }
-  if (loaded.has_errors() || loaded.programs.empty()) {
-    print_load_findings(options.input, loaded);
-    std::cerr << fmt::format("pt2lint: error: '{}' is out of reach: the file itself cannot be read "
-                             "as a program, so there is no signature to repair\n", options.input);
-    return kExitFindings;
-  }
+  if (int refused = refuse_unusable(options.input, loaded,
+                                    "is out of reach: the file itself cannot be read as a program, so "
+                                    "there is no signature to repair");
+      refused != kExitClean)
+    return refused;
   std::size_t edits = 0;
   std::string diff;
   for (ir::Program& program : loaded.programs) {
     diagnosis::ProgramRepair repair = diagnosis::repair_program(program);
     if (!repair.refusal.empty()) {
-      std::cerr << fmt::format("pt2lint: error: {}:{}: ambiguous, not repaired: {}\n", options.input,
-                               program.name(), repair.refusal);
+      print_error(fmt::format("{}:{}: ambiguous, not repaired: {}", options.input, program.name(),
+                              repair.refusal));
       return kExitFindings;
     }
     for (const RootCause& cause : repair.causes) {
@@ -91,8 +89,8 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
     for (const Finding& f : before) rules.insert(f.rule_id + " " + f.rule_name);
     std::string list;
     for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
-    std::cerr << fmt::format("pt2lint: error: '{}' is out of reach: no signature repair can be "
-                             "proven for its findings ({})\n", options.input, list);
+    print_error(fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
+                            options.input, list));
     return kExitFindings;
   }
   if (options.dry_run) {
@@ -104,16 +102,16 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
   if (std::string error = lowering::write_lowered(options.input, loaded.programs, staging,
                                                   lowering::OutputFormat::kSameAsInput, false);
       !error.empty()) {
-    std::cerr << "pt2lint: error: " << error << '\n';
+    print_error(error);
     return kExitUsage;
   }
   const std::vector<Finding> after = check_errors(registry, staging);
   std::error_code ignored;
   if (!after.empty()) {
     std::filesystem::remove(staging, ignored);
-    std::cerr << fmt::format("pt2lint: error: '{}' is out of reach: the signature repair "
-                             "({} edit(s)) leaves findings it cannot fix, so nothing was written:\n",
-                             options.input, edits);
+    print_error(fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
+                            "cannot fix, so nothing was written:",
+                            options.input, edits));
     print_findings(options.output, after);
     return kExitFindings;
   }
@@ -121,7 +119,7 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
   std::filesystem::rename(staging, out, error);
   if (error) {
     std::filesystem::remove(staging, ignored);
-    std::cerr << fmt::format("pt2lint: error: cannot write '{}': {}\n", options.output, error.message());
+    print_error(fmt::format("cannot write '{}': {}", options.output, error.message()));
     return kExitUsage;
   }
   if (!options.quiet)
@@ -135,7 +133,7 @@ Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<FixOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fix", "repair a broken graph signature with the edits pt2lint can prove (docs/fix.md)");
-  cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "input", options->input);
   auto* output = cmd->add_option("-o,--output", options->output, "where to write the repaired program");
   cmd->add_flag("--dry-run", options->dry_run, "print the repair as a unified diff of the signature; write nothing");
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");

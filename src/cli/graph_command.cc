@@ -2,17 +2,17 @@
 // slice of one finding with its broken edge marked, as DOT or SVG (docs/graph.md).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "analysis/program_index.h"
+#include "cli/command_output.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 #include "engine/config/config_discovery.h"
-#include "engine/config/config_filter.h"
-#include "engine/config/config_parser.h"
 #include "engine/engine.h"
+#include "engine/rule_selection.h"
 #include "reports/graph/contract_pictures.h"
 #include "reports/graph/finding_pictures.h"
 #include "reports/graph/picture_writers.h"
@@ -29,20 +29,14 @@ struct GraphOptions {
   std::string output;
 };
 
-void usage_error(const std::string& message) { std::cerr << "pt2lint: error: " << message << '\n'; }
-
 // The rule filter `pt2lint check FILE` would use, so that finding numbers agree.
 std::optional<RuleFilter> filter_for(const RuleRegistry& registry, const std::string& path) {
   Config config;
-  std::string error;
-  if (std::optional<std::filesystem::path> found = find_config(path);
-      found && !load_config(*found, registry, config, error)) {
-    usage_error(error);
-    return std::nullopt;
-  }
   RuleFilter filter;
-  if (!build_rule_filter(config, {}, registry, filter, error)) {
-    usage_error(error);
+  std::string error;
+  if (!filter_from_config(find_config(path).value_or(std::filesystem::path()), {}, registry, config,
+                          filter, error)) {
+    print_error(error);
     return std::nullopt;
   }
   return filter.for_file(path);
@@ -106,22 +100,16 @@ int run_graph(const RuleRegistry& registry, const GraphOptions& options) {
         error = draw(options, programs, checked, picture);
       });
   if (result.outcome == LoadOutcome::kUnreadable) {
-    usage_error("cannot open '" + options.path + "': " + result.error);
+    print_error("cannot open '" + options.path + "': " + result.error);
     return kExitUsage;
   }
   if (!picture) {
-    usage_error(error.empty() ? "'" + options.path + "' is not an exported program" : error);
+    print_error(error.empty() ? "'" + options.path + "' is not an exported program" : error);
     return kExitUsage;
   }
-  std::ofstream file;
-  if (!options.output.empty()) {
-    file.open(options.output);
-    if (!file) {
-      usage_error("cannot write '" + options.output + "'");
-      return kExitUsage;
-    }
-  }
-  std::ostream& out = options.output.empty() ? std::cout : file;
+  CommandOutput output(options.output);
+  if (!output.ok()) return kExitUsage;
+  std::ostream& out = output.stream();
   if (options.format == "svg") {
     graph::write_svg(*picture, out);
   } else {
@@ -136,7 +124,7 @@ Subcommand add_graph_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<GraphOptions>();
   CLI::App* cmd = app.add_subcommand(
       "graph", "draw the mutation contract of a program, a state's slice or a finding's");
-  cmd->add_option("path", options->path, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "path", options->path);
   cmd->add_option("--program", options->program, "the program to draw (default: the first)");
   auto* state = cmd->add_option("--state", options->state,
                                 "draw only this state's slice (FQN, or a user input's name)");

@@ -13,7 +13,8 @@
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
-#include "cli/temp_file.h"
+#include "cli/terminal.h"
+#include "support/temp_file.h"
 #include "contract/loaded_programs.h"
 #include "lowering/functionalize.h"
 #include "lowering/lowered_output.h"
@@ -60,13 +61,12 @@ int run_lower(const LowerOptions& options) {
   bool renamed = false;
   for (ir::Program& program : loaded.programs) {
     if (const std::string why = unknown_op_writes(program, schemas, options.input); !why.empty()) {
-      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input, program.name(), why);
+      print_error(fmt::format("{}:{}: cannot lower: {}", options.input, program.name(), why));
       return kExitFindings;
     }
     const lowering::FunctionalizeResult result = lowering::functionalize(program, /*whole_program=*/true, &schemas);
     if (!result.ok) {
-      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}\n", options.input,
-                               program.name(), result.error);
+      print_error(fmt::format("{}:{}: cannot lower: {}", options.input, program.name(), result.error));
       return kExitFindings;
     }
     std::string summary = fmt::format("{}: functionalized {} write(s)", program.name(), result.writes);
@@ -80,8 +80,8 @@ int run_lower(const LowerOptions& options) {
     }
     // Never write a program pt2lint did not functionalize: check the result as ATEN first.
     if (const std::string problem = lowering::self_check(program, &schemas); !problem.empty()) {
-      std::cerr << fmt::format("pt2lint: error: {}:{}: cannot lower: {}; nothing was written\n",
-                               options.input, program.name(), problem);
+      print_error(fmt::format("{}:{}: cannot lower: {}; nothing was written", options.input,
+                              program.name(), problem));
       return kExitFindings;
     }
     if (!options.quiet) std::cerr << summary << '\n';
@@ -99,7 +99,7 @@ int run_lower(const LowerOptions& options) {
                                     format, renamed);
   if (error.empty() && staged) error = copy_file_to_stream(staged->path(), std::cout);
   if (!error.empty()) {
-    std::cerr << "pt2lint: error: " << error << '\n';
+    print_error(error);
     return kExitUsage;
   }
   return kExitClean;
@@ -111,7 +111,7 @@ Subcommand add_lower_command(CLI::App& app) {
   auto options = std::make_shared<LowerOptions>();
   CLI::App* cmd = app.add_subcommand(
       "lower", "reference lowering: functionalize the state writes of a TRAINING program");
-  cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "input", options->input);
   cmd->add_option("-o,--output", options->output, "where to write the lowered program; - writes it to standard output")->required();
   cmd->add_option("--format", options->format,
                   "pt2: the input's own layout (archive, legacy zip or JSON); textproto: the IR")

@@ -1,6 +1,6 @@
 #include "cli/op_schema_files.h"
 
-#include <iostream>
+#include "cli/terminal.h"
 
 namespace pt2lint {
 
@@ -13,7 +13,7 @@ bool load_op_schema_files(const std::vector<std::string>& files, opschema::Schem
   bool ok = true;
   for (const std::string& path : files) {
     for (const std::string& problem : catalog.add_file(path)) {
-      std::cerr << "pt2lint: error: " << problem << '\n';
+      print_error(problem);
       ok = false;
     }
   }

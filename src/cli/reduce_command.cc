@@ -6,14 +6,15 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
 
+#include "cli/command_output.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 #include "contract/loaded_programs.h"
 #include "engine/engine.h"
 #include "properties/pipeline_properties.h"
@@ -75,13 +76,13 @@ std::string what_it_keeps(const ReduceOptions& o) {
 
 int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
   if (o.crash + !o.rule.empty() + !o.property.empty() != 1) {
-    std::cerr << "pt2lint: error: reduce needs exactly one of --rule, --property, --crash\n";
+    print_error("reduce needs exactly one of --rule, --property, --crash");
     return kExitUsage;
   }
   const LoadedPrograms loaded = load_programs(o.input);
   if (!loaded.readable || loaded.programs.empty()) {
-    std::cerr << fmt::format("pt2lint: error: '{}' has no readable program to reduce{}\n", o.input,
-                             loaded.error.empty() ? "" : ": " + loaded.error);
+    print_error(fmt::format("'{}' has no readable program to reduce{}", o.input,
+                            loaded.error.empty() ? "" : ": " + loaded.error));
     return kExitUsage;
   }
   ir::ProgramSet set;
@@ -109,7 +110,7 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
     };
   }
   if (!still_fails(set)) {
-    std::cerr << fmt::format("pt2lint: error: '{}' does not show the problem to keep ({})\n", o.input, what_it_keeps(o));
+    print_error(fmt::format("'{}' does not show the problem to keep ({})", o.input, what_it_keeps(o)));
     return kExitFindings;
   }
   properties::ReduceStats stats;
@@ -127,12 +128,10 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
   if (reduced.programs_size() == 1) printer.PrintToString(reduced.programs(0), &body);
   else printer.PrintToString(reduced, &body);
   text += body;
-  if (o.output.empty()) {
-    std::cout << text;
-  } else if (!(std::ofstream(o.output) << text)) {
-    std::cerr << fmt::format("pt2lint: error: cannot write '{}'\n", o.output);
-    return kExitUsage;
-  }
+  CommandOutput output(o.output);
+  if (!output.ok()) return kExitUsage;
+  output.stream() << text;
+  if (!output.written()) return kExitUsage;
   std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", o.input,
                            [&] { std::string t; google::protobuf::TextFormat::PrintToString(set, &t); return t.size(); }(),
                            body.size());
@@ -145,7 +144,7 @@ Subcommand add_reduce_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<ReduceOptions>();
   CLI::App* cmd = app.add_subcommand(
       "reduce", "shrink a program to a small textproto that still shows a finding, a broken property or a crash");
-  cmd->add_option("input", options->input, "a .pt2, program .json or .textproto file")->required();
+  add_program_file(*cmd, "input", options->input);
   cmd->add_option("-o,--output", options->output, "where to write the reduced textproto (default: stdout)");
   cmd->add_option("--rule", options->rule, "keep a finding of this rule (ID or name)");
   cmd->add_option("--property", options->property,

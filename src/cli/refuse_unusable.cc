@@ -1,21 +1,23 @@
 #include "cli/refuse_unusable.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
 
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 
 namespace pt2lint {
 
+int refuse_unreadable(const std::string& path, const LoadedPrograms& loaded) {
+  if (loaded.readable) return kExitClean;
+  print_error(fmt::format("cannot open '{}': {}", path, loaded.error));
+  return kExitUsage;
+}
+
 int refuse_unusable(const std::string& path, const LoadedPrograms& loaded, std::string_view why_broken) {
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", path, loaded.error);
-    return kExitUsage;
-  }
+  if (int refused = refuse_unreadable(path, loaded); refused != kExitClean) return refused;
   if (loaded.has_errors() || loaded.programs.empty()) {
     print_load_findings(path, loaded);
-    std::cerr << fmt::format("pt2lint: error: '{}' {}\n", path, why_broken);
+    print_error(fmt::format("'{}' {}", path, why_broken));
     return kExitFindings;
   }
   return kExitClean;

@@ -6,6 +6,7 @@
 
 #include "cli/rule_docs.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 
 namespace pt2lint {
 
@@ -34,8 +35,8 @@ Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry) {
             const RuleInfo* info = registry.find(*name);
             if (info == nullptr) {
               std::string hint = registry.suggest(*name);
-              std::cerr << "pt2lint: error: unknown rule '" << *name << "'"
-                        << (hint.empty() ? "" : "; did you mean '" + hint + "'?") << '\n';
+              print_error("unknown rule '" + *name + "'" +
+                          (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
               return kExitUsage;
             }
             std::cout << info->id << ' ' << info->name << " (default severity: "

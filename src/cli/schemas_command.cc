@@ -9,6 +9,7 @@
 #include "analysis/opschema/schema_catalog.h"
 #include "analysis/opschema/schema_template.h"
 #include "cli/op_schema_files.h"
+#include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
 #include "contract/loaded_programs.h"
 
@@ -24,10 +25,7 @@ int run_schemas(const SchemasOptions& options) {
   opschema::SchemaCatalog known;
   if (!load_op_schema_files(options.op_schemas, known)) return kExitUsage;
   LoadedPrograms loaded = load_programs(options.missing);
-  if (!loaded.readable) {
-    std::cerr << fmt::format("pt2lint: error: cannot open '{}': {}\n", options.missing, loaded.error);
-    return kExitUsage;
-  }
+  if (int refused = refuse_unreadable(options.missing, loaded); refused != kExitClean) return refused;
   if (loaded.has_errors()) {
     print_load_findings(options.missing, loaded);
     return kExitFindings;

@@ -23,6 +23,11 @@ struct Subcommand {
   SubcommandAction run;
 };
 
+// The positional argument of the commands that read one program file.
+inline CLI::Option* add_program_file(CLI::App& command, const std::string& name, std::string& path) {
+  return command.add_option(name, path, "a .pt2, program .json or .textproto file")->required();
+}
+
 Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry);

@@ -67,7 +67,7 @@ std::vector<std::string> check_every_report(const FileResult& file, const RuleRe
   for (std::string_view format : renderer_names()) {
     std::ostringstream out;
     make_renderer(format)->render(report, options, out);
-    if (format != "json" && format != "sarif" && format != "rdjson" && format != "gitlab") continue;
+    if (!renders_json(format)) continue;
     const simdjson::padded_string text(out.str());
     simdjson::dom::element doc;
     if (auto error = parser.parse(text).get(doc)) {

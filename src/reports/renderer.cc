@@ -14,23 +14,6 @@
 
 namespace pt2lint {
 
-ReportCounts count_findings(const RunReport& report) {
-  ReportCounts counts;
-  counts.files = report.files.size();
-  for (const FileResult& file : report.files) {
-    for (const Finding& f : file.findings) {
-      if (f.baselined) ++counts.baselined;
-      if (f.severity == Severity::kError && !f.baselined) ++counts.failing;
-      switch (f.severity) {
-        case Severity::kError: ++counts.errors; break;
-        case Severity::kWarning: ++counts.warnings; break;
-        case Severity::kNote: ++counts.notes; break;
-      }
-    }
-  }
-  return counts;
-}
-
 std::string describe_location(const Location& location) {
   std::string text;
   auto add = [&text](const std::string& part) {
@@ -46,21 +29,45 @@ std::string describe_location(const Location& location) {
   return text;
 }
 
+namespace {
+
+// Each format's name next to its renderer, so that the names `--format` accepts and the
+// renderers that exist cannot drift apart.
+template <class R>
+std::unique_ptr<Renderer> make() {
+  return std::make_unique<R>();
+}
+struct Format {
+  std::string_view name;
+  std::unique_ptr<Renderer> (*make)();
+  bool json;  // the output is one JSON document
+};
+constexpr Format kFormats[] = {
+    {"text", make<TextRenderer>, false},     {"json", make<JsonRenderer>, true},
+    {"sarif", make<SarifRenderer>, true},    {"github", make<GithubRenderer>, false},
+    {"junit", make<JunitRenderer>, false},   {"rdjson", make<RdjsonRenderer>, true},
+    {"gitlab", make<GitlabRenderer>, true},  {"markdown", make<MarkdownRenderer>, false},
+    {"html", make<HtmlRenderer>, false},
+};
+
+}  // namespace
+
 std::unique_ptr<Renderer> make_renderer(std::string_view format) {
-  if (format == "text") return std::make_unique<TextRenderer>();
-  if (format == "json") return std::make_unique<JsonRenderer>();
-  if (format == "sarif") return std::make_unique<SarifRenderer>();
-  if (format == "github") return std::make_unique<GithubRenderer>();
-  if (format == "junit") return std::make_unique<JunitRenderer>();
-  if (format == "rdjson") return std::make_unique<RdjsonRenderer>();
-  if (format == "gitlab") return std::make_unique<GitlabRenderer>();
-  if (format == "markdown") return std::make_unique<MarkdownRenderer>();
-  if (format == "html") return std::make_unique<HtmlRenderer>();
+  for (const Format& f : kFormats)
+    if (f.name == format) return f.make();
   return nullptr;
 }
 
+bool renders_json(std::string_view format) {
+  for (const Format& f : kFormats)
+    if (f.name == format) return f.json;
+  return false;
+}
+
 std::vector<std::string_view> renderer_names() {
-  return {"text", "json", "sarif", "github", "junit", "rdjson", "gitlab", "markdown", "html"};
+  std::vector<std::string_view> names;
+  for (const Format& f : kFormats) names.push_back(f.name);
+  return names;
 }
 
 }  // namespace pt2lint

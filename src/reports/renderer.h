@@ -9,20 +9,9 @@
 #include <vector>
 
 #include "core/rule_registry.h"
-#include "engine/engine.h"
+#include "engine/run_report.h"
 
 namespace pt2lint {
-
-struct RunReport {
-  std::vector<FileResult> files;  // in a stable order (sorted by path)
-};
-
-struct ReportCounts {
-  std::size_t files = 0, errors = 0, warnings = 0, notes = 0;
-  std::size_t baselined = 0;     // of all the above, those matched by the baseline
-  std::size_t failing = 0;       // errors not in the baseline: these fail the run
-};
-ReportCounts count_findings(const RunReport& report);
 
 struct RenderOptions {
   const RuleRegistry* registry = nullptr;
@@ -49,9 +38,12 @@ class Renderer {
                       std::ostream& out) const = 0;
 };
 
+// The report formats, in the order `--help` lists them: the one list of their names.
 // nullptr for an unknown format name.
 std::unique_ptr<Renderer> make_renderer(std::string_view format);
 std::vector<std::string_view> renderer_names();
+// Whether `format` writes one JSON document (json, sarif, rdjson, gitlab).
+bool renders_json(std::string_view format);
 
 // "output_specs[3], node index_copy, value getitem_3" (only the parts that are set).
 std::string describe_location(const Location& location);

@@ -31,7 +31,9 @@ RunReport one_finding(std::string picture) {
   program.mutations = {{"layers.0.k", "buffer", {"index_put"}}};
   file.programs.push_back(std::move(program));
   file.findings.push_back(std::move(f));
-  return {{std::move(file)}};
+  RunReport report;
+  report.files.push_back(std::move(file));
+  return report;
 }
 
 std::string render(std::string_view format, const RunReport& report, std::string docs_url = "") {

@@ -1,0 +1,33 @@
+// What every command shares about the terminal it talks to: the one error line format, the
+// one colour decision, and the progress line of long runs.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace pt2lint {
+
+// "pt2lint: error: MESSAGE" on stderr.
+void print_error(std::string_view message);
+
+// Whether a report in `format` written to standard output is coloured: only the text
+// format, only on a terminal, and never when NO_COLOR is set to anything (no-color.org).
+bool color_on_stdout(std::string_view format);
+
+// "pt2lint: checked 12/140 files" on stderr, rewritten in place; only on a terminal and
+// only for runs of more files than a glance takes. Cleared when it goes out of scope.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool wanted);
+  ~ProgressLine();
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  void file_done(std::size_t done, std::size_t total);
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+}  // namespace pt2lint
