@@ -18,7 +18,8 @@ RunReport& stop(RunReport& report, std::string error) {
 }
 
 // --baseline / --update-baseline. False, with the reason in the report, on an unusable baseline.
-bool apply_baseline_options(const RunOptions& options, RunReport& report) {
+bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& options,
+                            RunReport& report) {
   if (options.baseline.empty()) return true;
   if (options.update_baseline) {
     std::ofstream out(options.baseline);
@@ -34,7 +35,7 @@ bool apply_baseline_options(const RunOptions& options, RunReport& report) {
     stop(report, error);
     return false;
   }
-  report.stale_baseline = apply_baseline(baseline, report.files);
+  report.stale_baseline = apply_baseline(baseline, report.files, &registry);
   return true;
 }
 
@@ -98,7 +99,7 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
       report.files.push_back(std::move(file));
     }
   }
-  apply_baseline_options(options, report);
+  apply_baseline_options(registry, options, report);
   return report;
 }
 

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "engine/baseline/baseline.h"
+#include "core/rule_catalogue.h"
+#include "core/rule_registry.h"
 #include "engine/baseline/fingerprint.h"
 
 namespace pt2lint {
@@ -86,6 +88,28 @@ TEST(Baseline, RoundTripMarksKnownFindingsAndListsStaleOnes) {
   EXPECT_FALSE(after[0].findings[1].baselined);
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_EQ(stale[0].rule, "PT306");
+}
+
+// README, "Stability": a renamed rule keeps matching the baseline written under its old name.
+TEST(Baseline, ARenamedRuleMatchesEntriesUnderItsFormerName) {
+  Finding old_name = finding("208", "model", "", "", "n1");
+  old_name.rule_name = "values-named-once";
+  Baseline baseline;
+  for (const std::string& print : file_fingerprints(file_with("a.pt2", {old_name})))
+    baseline.entries.push_back({print, "a.pt2", "model", "PT208", "values-named-once", ""});
+
+  Finding renamed = old_name;
+  renamed.rule_name = "value-names-unique";
+  std::vector<FileResult> without_alias = {file_with("a.pt2", {renamed})};
+  EXPECT_EQ(apply_baseline(baseline, without_alias).size(), 1u);
+  EXPECT_FALSE(without_alias[0].findings[0].baselined);
+
+  RuleRegistry registry;
+  register_all_rules(registry);
+  registry.add_alias("values-named-once", kValueNamesUnique);
+  std::vector<FileResult> with_alias = {file_with("a.pt2", {renamed})};
+  EXPECT_TRUE(apply_baseline(baseline, with_alias, &registry).empty());
+  EXPECT_TRUE(with_alias[0].findings[0].baselined);
 }
 
 TEST(Baseline, RejectsFilesThatAreNotBaselines) {

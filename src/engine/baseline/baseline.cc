@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <set>
 
 #include "engine/baseline/fingerprint.h"
@@ -73,17 +74,54 @@ void write_baseline(const std::vector<FileResult>& files, std::ostream& out) {
   out << '\n';
 }
 
-std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files) {
+namespace {
+
+// The file's fingerprints again under each former name of its findings' rules (README,
+// "Stability": a rename keeps baselines working for a release). Empty when no rule of the
+// file was renamed, which is every file until a rule is.
+std::vector<std::vector<std::string>> former_name_fingerprints(const FileResult& file,
+                                                                const RuleRegistry& registry) {
+  std::set<std::string_view> former_names;
+  for (const Finding& f : file.findings)
+    if (const RuleInfo* info = registry.find(f.rule_id))
+      for (std::string_view former : registry.aliases_of(*info)) former_names.insert(former);
+  std::vector<std::vector<std::string>> prints;
+  for (std::string_view former : former_names) {
+    FileResult renamed;
+    renamed.path = file.path;
+    renamed.findings = file.findings;
+    for (Finding& f : renamed.findings) {
+      const RuleInfo* info = registry.find(f.rule_id);
+      if (info == nullptr) continue;
+      const std::vector<std::string_view> aliases = registry.aliases_of(*info);
+      if (std::find(aliases.begin(), aliases.end(), former) != aliases.end())
+        f.rule_name = std::string(former);
+    }
+    prints.push_back(file_fingerprints(renamed));
+  }
+  return prints;
+}
+
+}  // namespace
+
+std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files,
+                                          const RuleRegistry* registry) {
   std::set<std::string, std::less<>> accepted;
   for (const BaselineEntry& entry : baseline.entries) accepted.insert(entry.fingerprint);
   std::set<std::string, std::less<>> matched, checked_files;
   for (FileResult& file : files) {
     checked_files.insert(fingerprint_path(file.path));
-    std::vector<std::string> prints = file_fingerprints(file);
+    std::vector<std::vector<std::string>> prints{file_fingerprints(file)};
+    if (registry != nullptr) {
+      for (std::vector<std::string>& former : former_name_fingerprints(file, *registry))
+        prints.push_back(std::move(former));
+    }
     for (std::size_t i = 0; i < file.findings.size(); ++i) {
-      if (accepted.count(prints[i]) == 0) continue;
-      file.findings[i].baselined = true;
-      matched.insert(prints[i]);
+      for (const std::vector<std::string>& names : prints) {
+        if (accepted.count(names[i]) == 0) continue;
+        file.findings[i].baselined = true;
+        matched.insert(names[i]);
+      }
     }
   }
   std::vector<BaselineEntry> stale;

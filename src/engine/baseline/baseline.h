@@ -36,7 +36,9 @@ void write_baseline(const std::vector<FileResult>& files, std::ostream& out);
 
 // Marks each finding whose fingerprint the baseline holds as baselined and returns the
 // entries that matched nothing. Entries of files this run did not check (another shard,
-// a path not given) are not stale: they are simply not part of this run.
-std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files);
+// a path not given) are not stale: they are simply not part of this run. With `registry`,
+// a renamed rule's finding also matches an entry written under one of its former names.
+std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files,
+                                          const RuleRegistry* registry = nullptr);
 
 }  // namespace pt2lint
