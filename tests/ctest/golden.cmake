@@ -6,7 +6,7 @@
 set(PT2LINT_GOLDEN_ROOT ${CMAKE_CURRENT_SOURCE_DIR}/golden)
 file(GLOB_RECURSE golden_candidates CONFIGURE_DEPENDS
   ${PT2LINT_GOLDEN_ROOT}/*.textproto ${PT2LINT_GOLDEN_ROOT}/*.expect)
-list(FILTER golden_candidates EXCLUDE REGEX "^${PT2LINT_GOLDEN_ROOT}/contract/")
+list(FILTER golden_candidates EXCLUDE REGEX "/tests/golden/contract/")
 list(SORT golden_candidates)
 
 set(golden_dirs "")
