@@ -286,18 +286,18 @@ def write_back_goldens():
          caller cannot tell where the state went.""",
          ["error write-back-target-renamed output_specs[0]",
           "error write-back-target-renamed output_specs[1]"])
-    renamed = edit(after,
-                   ('buffer_name: "layers.0.attn.k_cache" persistent', 'buffer_name: "lifted_buf_layers_0_attn_k_cache" persistent'),
-                   ('buffer_name: "layers.0.attn.v_cache" persistent', 'buffer_name: "lifted_buf_layers_0_attn_v_cache" persistent'),
-                   ('buffer_name: "layers.0.attn.scale" persistent', 'buffer_name: "lifted_buf_layers_0_attn_scale" persistent'),
-                   ('buffer_name: "layers.0.attn.k_cache" }', 'buffer_name: "lifted_buf_layers_0_attn_k_cache" }'),
-                   ('buffer_name: "layers.0.attn.v_cache" }', 'buffer_name: "lifted_buf_layers_0_attn_v_cache" }'),
-                   ("    module_call_graph {",
-                    '    metadata { key: "custom" value: "{\\"pt2lint.renamed_buffers\\": '
-                    '{\\"layers.0.attn.k_cache\\": \\"lifted_buf_layers_0_attn_k_cache\\", '
-                    '\\"layers.0.attn.v_cache\\": \\"lifted_buf_layers_0_attn_v_cache\\", '
-                    '\\"layers.0.attn.scale\\": \\"lifted_buf_layers_0_attn_scale\\"}}" }\n'
-                    "    module_call_graph {"))
+    # `pt2lint lower --rename-nested`: every dotted buffer FQN becomes lifted_buf_<dots as _>, in
+    # the input specs and the mutation targets, and the mapping is recorded in the program.
+    nested = {fqn: "lifted_buf_" + fqn.replace(".", "_")
+              for fqn in ("layers.0.attn.k_cache", "layers.0.attn.v_cache", "layers.0.attn.scale")}
+    renamed = after
+    for fqn, new in nested.items():
+        written = fqn != "layers.0.attn.scale"
+        renamed = edit(renamed, (f'buffer_name: "{fqn}"', f'buffer_name: "{new}"', 2 if written else 1))
+    mapping = ", ".join(f'\\"{fqn}\\": \\"{new}\\"' for fqn, new in nested.items())
+    renamed = edit(renamed, ("    module_call_graph {",
+                             f'    metadata {{ key: "custom" value: "{{\\"pt2lint.renamed_buffers\\": '
+                             f'{{{mapping}}}}}" }}\n    module_call_graph {{'))
     pair("write-back-target-renamed", "bad_mapping_not_applied_to_target", before,
          edit(renamed, ('buffer_name: "lifted_buf_layers_0_attn_k_cache" }', 'buffer_name: "layers.0.attn.k_cache" }'),
               ('buffer_name: "lifted_buf_layers_0_attn_v_cache" }', 'buffer_name: "layers.0.attn.v_cache" }')),
