@@ -1,9 +1,12 @@
 # Golden tests: one ctest per folder of golden files under tests/golden/ (for example
 # golden/structural/mutation-target-resolves), run by tests/golden/run_golden.py; its
 # docstring describes the `# expect:` lines. A new folder of goldens registers itself.
+# golden/contract/ is left out: its textprotos are BEFORE/AFTER pairs of `pt2lint diff`, run by
+# contract_golden.cmake.
 set(PT2LINT_GOLDEN_ROOT ${CMAKE_CURRENT_SOURCE_DIR}/golden)
 file(GLOB_RECURSE golden_candidates CONFIGURE_DEPENDS
   ${PT2LINT_GOLDEN_ROOT}/*.textproto ${PT2LINT_GOLDEN_ROOT}/*.expect)
+list(FILTER golden_candidates EXCLUDE REGEX "/tests/golden/contract/")
 list(SORT golden_candidates)
 
 set(golden_dirs "")

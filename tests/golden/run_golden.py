@@ -73,6 +73,13 @@ def actual_findings(tool, path, ignored, extend):
     if extend:
         command += ["--extend-select", ",".join(extend)]
     run = subprocess.run(command, capture_output=True, timeout=60)
+    return report_findings(run, ignored)
+
+
+def report_findings(run, ignored):
+    """(found, aliases) of the JSON report a finished pt2lint run printed: found counts
+    (severity, rule name, location) keys; aliases maps the same key with the rule ID to it, and
+    ("message",) + key to a message. Raises RuntimeError when there is no JSON report."""
     try:
         report = json.loads(run.stdout)
     except ValueError:
@@ -95,6 +102,11 @@ def actual_findings(tool, path, ignored, extend):
 def check_file(tool, path):
     expected, ignored, extend = read_expectations(path)
     found, aliases = actual_findings(tool, path, ignored, extend)
+    return compare(expected, found, aliases)
+
+
+def compare(expected, found, aliases):
+    """One line per missing or unexpected finding; empty when they agree."""
     expected = collections.Counter({aliases.get(k, k): n for k, n in expected.items()})
     problems = []
     for key, n in (expected - found).items():

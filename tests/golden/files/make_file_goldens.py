@@ -11,9 +11,11 @@ corpus/legacy/counter.pt2 (the legacy zip layout), and the device corpus' print_
 (an effect token).
 """
 import copy
+import io
 import json
 import os
 import shutil
+import stat
 import struct
 import sys
 import zipfile
@@ -21,8 +23,8 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ beside the goldens
-from golden_files_lib import (append_directory_entry, central_directory, edit_program,  # noqa: E402
-                              members, program_member, put, record, write_zip)
+from golden_files_lib import (DATE, append_directory_entry, central_directory,  # noqa: E402
+                              edit_program, members, program_member, put, record, write_zip)
 from schema_history_goldens import schema_minor_goldens  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -86,6 +88,25 @@ def schema_goldens(base):
         """corpus/legacy/counter.pt2 whose 'version' entry reads 7.3 (PyTorch 2.5): refused
         on that entry alone; the program JSON is not read.""")
 
+    put("unsupported-schema-version", "bad_archive_version_1.pt2",
+        write_zip([(n, b"1" if n.endswith("/archive_version") else data) for n, data in base]),
+        ["error unsupported-schema-version member:counter.aten/archive_version"],
+        """corpus/base/counter.aten.pt2 whose 'archive_version' record reads 1 (PyTorch writes
+        0): a future archive layout, refused on that record; the program is not checked. Not
+        measured with PyTorch yet (tests/files/device_check_goldens.py would say whether
+        torch.export.load refuses it too).""")
+
+    put("unsupported-schema-version", "good_schema_8_17_archive_version_0.pt2", write_zip(base), [],
+        """corpus/base/counter.aten.pt2 as PyTorch 2.11 wrote it: schema 8.17, archive version
+        0, both read. No finding (the near miss of bad_future_major_9 and
+        bad_archive_version_1).""")
+
+    put("unsupported-schema-version", "good_legacy_version_entry_8_17.pt2", write_zip(members(LEGACY)),
+        ["note state-dict-mismatch -"],
+        """corpus/legacy/counter.pt2 as PyTorch 2.11 wrote it in the legacy zip layout: its
+        'version' entry reads 8.17, which is read (the near miss of bad_legacy_version_entry_7).
+        The one finding is the note that a legacy zip's pickled weights are not checked.""")
+
 
 def aoti_goldens():
     def package(root):
@@ -101,6 +122,21 @@ def aoti_goldens():
     put("aotinductor-package", "bad_package_with_root.pt2", write_zip(package("pkg/")),
         ["note aotinductor-package member:pkg/data/aotinductor/"],
         """The same package under a root folder 'pkg/': a note, exit 0.""")
+
+
+def aoti_good_goldens(base):
+    put("aotinductor-package", "good_exported_program.pt2", write_zip(base), [],
+        """corpus/base/counter.aten.pt2: an exported program, no compiled code. Checked as
+        usual, no finding.""")
+    root = base[0][0].split("/")[0] + "/"
+    compiled = [(root + "data/aotinductor/model/model.so", b"\x7fELF" + bytes(60)),
+                (root + "data/aotinductor/model/model.wrapper.cpp", b"// wrapper\n"),
+                (root + "data/aotinductor/model/model_metadata.json", b'{"AOTI_DEVICE_KEY": "cpu"}')]
+    put("aotinductor-package", "good_program_beside_compiled_code.pt2", write_zip(base + compiled), [],
+        """corpus/base/counter.aten.pt2 with AOTInductor's compiled code added under
+        counter.aten/data/aotinductor/model/ (a PT2 archive may hold both, as
+        torch.export.pt2_archive's package_pt2 writes them): the near miss of the bad
+        packages. The exported program is there, so it is checked and no note is given.""")
 
 
 def archive_goldens(base):
@@ -162,10 +198,71 @@ def archive_goldens(base):
         """The program JSON's local header carries another CRC-32 than the central directory.
         Measured with PyTorch 2.11: loads and runs. A warning (pt2lint used to refuse it).""")
 
+    put("malformed-program", "good_clean_archive.pt2", clean, [],
+        """corpus/base/counter.aten.pt2 rewritten member for member: a well-formed archive,
+        no finding.""")
+    put("malformed-program", "good_unread_member_intact.pt2", with_notes, [],
+        """The archive the bad_* goldens start from: counter.aten plus a stored member
+        extra/notes.txt that pt2lint never reads, with its central-directory entry, local
+        header and data intact. No finding (the near miss of bad_offset_past_end).""")
+
     deflated = write_zip(base, methods={program_member(base): zipfile.ZIP_DEFLATED})
     put("suspicious-archive-layout", "good_deflated_program.pt2", deflated, [],
         """The program JSON deflated instead of stored. Measured with PyTorch 2.11: loads and
         runs. No finding.""")
+
+
+def unsafe_member_goldens(base):
+    root = base[0][0].split("/")[0] + "/"
+
+    def symlink(name, target):
+        info = zipfile.ZipInfo(name, DATE)
+        info.create_system = 3  # unix: the mode in external_attr counts
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        return info, target
+
+    def zip_with(extra):
+        """base, then `extra` [(name or ZipInfo, bytes)] appended last (the root folder is
+        taken from the first member, so it stays counter.aten/)."""
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            for name, data in base + extra:
+                z.writestr(name if isinstance(name, zipfile.ZipInfo) else zipfile.ZipInfo(name, DATE), data)
+        return bytearray(buf.getvalue())
+
+    put("unsafe-archive-member", "bad_absolute_member.pt2",
+        zip_with([("/etc/cron.d/pt2lint-golden", b"* * * * * root true\n")]),
+        ["error unsafe-archive-member member:/etc/cron.d/pt2lint-golden"],
+        """corpus/base/counter.aten.pt2 with one more member, '/etc/cron.d/pt2lint-golden': an
+        absolute path, which an extracting tool would write outside its target folder. The
+        member is reported and not read; the program is still checked (clean).""")
+    put("unsafe-archive-member", "bad_dotdot_member.pt2",
+        zip_with([(root + "../../home/user/.bashrc", b"echo pwned\n")]),
+        ["error unsafe-archive-member member:counter.aten/../../home/user/.bashrc"],
+        """counter.aten with a member 'counter.aten/../../home/user/.bashrc' whose '..'
+        components climb out of the archive (zip slip). Reported and not read; the program is
+        still checked (clean).""")
+    put("unsafe-archive-member", "bad_drive_letter_member.pt2",
+        zip_with([("C:/Users/Public/evil.bat", b"@echo off\r\n")]),
+        ["error unsafe-archive-member member:C:/Users/Public/evil.bat"],
+        """counter.aten with a member 'C:/Users/Public/evil.bat': absolute on Windows.
+        Reported and not read.""")
+    put("unsafe-archive-member", "bad_symlink_member.pt2",
+        zip_with([symlink(root + "extra/weights_link", b"/etc/shadow")]),
+        ["error unsafe-archive-member member:counter.aten/extra/weights_link"],
+        """counter.aten with a member 'counter.aten/extra/weights_link' whose unix mode (the
+        high half of external_attr, made on host 3) marks it as a symbolic link to
+        /etc/shadow. Reported and never followed; the program is still checked (clean).""")
+    put("unsafe-archive-member", "good_clean_archive.pt2", write_zip(base), [],
+        """corpus/base/counter.aten.pt2 as PyTorch 2.11 wrote it: every member a plain file
+        under counter.aten/. No finding.""")
+    put("unsafe-archive-member", "good_dots_inside_names.pt2",
+        zip_with([(root + "extra/v1..v2/notes..txt", b"notes\n"),
+                  (root + "extra/.../readme", b"dots\n")]),
+        [],
+        """The near miss of bad_dotdot_member: members 'counter.aten/extra/v1..v2/notes..txt'
+        and 'counter.aten/extra/.../readme' hold '..' inside a component, or a '...' component,
+        but no component is '..', so nothing escapes the archive. No finding.""")
 
 
 def nest(leaf_spec, depth):
@@ -275,12 +372,14 @@ def nativert_goldens(base):
 def main():
     base = members(BASE)
     for folder in ("unsupported-schema-version", "aotinductor-package", "malformed-program",
-                   "suspicious-archive-layout", "output-arity-matches-call-spec",
-                   "nativert-input-order", "schema-8x"):
+                   "unsafe-archive-member", "suspicious-archive-layout",
+                   "output-arity-matches-call-spec", "nativert-input-order", "schema-8x"):
         shutil.rmtree(os.path.join(HERE, folder), ignore_errors=True)
     schema_goldens(base)
     aoti_goldens()
+    aoti_good_goldens(base)
     archive_goldens(base)
+    unsafe_member_goldens(base)
     depth_goldens(base)
     nativert_goldens(base)
     schema_minor_goldens(base)

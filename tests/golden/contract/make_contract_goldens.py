@@ -1,0 +1,621 @@
+#!/usr/bin/env python3
+"""Writes the contract goldens of `pt2lint diff BEFORE AFTER` (rules PT401-PT414): one folder
+per rule, each holding pairs `CASE.before.textproto` + `CASE.after.textproto`, checked by
+tests/golden/run_diff_golden.py. The `# expect:` lines are in the `.after.textproto`.
+
+    python3 tests/golden/contract/make_contract_goldens.py
+
+Deterministic: run it again and `git diff` shows nothing. It needs nothing but Python.
+
+Every pair starts from one small, realistic program: a one-layer attention decoder with a KV
+cache (TRAINING dialect, as torch.export.export writes it): parameters
+`layers.0.attn.{k,v}_proj.weight`, buffers `layers.0.attn.k_cache` and `v_cache` (written with
+index_copy_ at `pos`), a read-only buffer `layers.0.attn.scale`, and a step counter `steps`
+(add_), user inputs `x` (T, 8) float32 and `pos` (T,) int64, user outputs the attention output
+`mm` (T, 8) and the attention weights `softmax` (T, 4), in a tuple out_spec. The good AFTER is
+its faithful lowering, written the way `pt2lint lower` writes it (index_copy_ -> index_copy and
+add_ -> add, each with a `from_node` record naming the in-place node, one mutation output per
+written state in input-spec order); each bad AFTER is that lowering with what a buggy lowering
+pass did to it, said in the file's header.
+"""
+import os
+import shutil
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+DTYPE = {"float32": 7, "float16": 6, "int64": 5, "int32": 4}
+OUT_SPEC_TUPLE2 = ('[1, {\\"type\\": \\"builtins.tuple\\", \\"context\\": \\"null\\", \\"children_spec\\": '
+                   '[{\\"type\\": null, \\"context\\": null, \\"children_spec\\": []}, '
+                   '{\\"type\\": null, \\"context\\": null, \\"children_spec\\": []}]}]')
+
+
+# ------------------------------------------------------------------ program text
+def tv(name, dtype, *sizes):
+    size_text = "".join(f" sizes {{ as_int: {s} }}" for s in sizes)
+    return (f'      tensor_values {{ key: "{name}" value {{ dtype: {DTYPE[dtype]}{size_text} '
+            f'device {{ type: "cpu" }} }} }}\n')
+
+
+def t(name):
+    return f'as_tensor {{ name: "{name}" }}'
+
+
+def node(target, name, inputs, outputs, from_node=None):
+    """inputs: [(argument name, argument text)]; outputs: [output text]."""
+    text = f'      nodes {{\n        target: "{target}" name: "{name}"\n'
+    for arg, value in inputs:
+        text += f'        inputs {{ name: "{arg}" arg {{ {value} }} }}\n'
+    for out in outputs:
+        text += f"        outputs {{ {out} }}\n"
+    if from_node:
+        in_place, in_place_target = from_node
+        text += ('        metadata { key: "from_node" value: "[{\\"name\\": \\"%s\\", \\"target\\": \\"%s\\", '
+                 '\\"graph_id\\": 0, \\"pass_name\\": \\"pt2lint.lower\\", \\"action\\": \\"create\\", '
+                 '\\"from_node\\": []}]" }\n' % (in_place, in_place_target))
+    return text + "      }\n"
+
+
+STATE_INPUTS = ["p_layers_0_attn_k_proj_weight", "p_layers_0_attn_v_proj_weight",
+                "b_layers_0_attn_k_cache", "b_layers_0_attn_v_cache", "b_layers_0_attn_scale", "b_steps"]
+STATE_SPECS = """\
+      input_specs { parameter { arg { name: "p_layers_0_attn_k_proj_weight" } parameter_name: "layers.0.attn.k_proj.weight" } }
+      input_specs { parameter { arg { name: "p_layers_0_attn_v_proj_weight" } parameter_name: "layers.0.attn.v_proj.weight" } }
+      input_specs { buffer { arg { name: "b_layers_0_attn_k_cache" } buffer_name: "layers.0.attn.k_cache" persistent: true } }
+      input_specs { buffer { arg { name: "b_layers_0_attn_v_cache" } buffer_name: "layers.0.attn.v_cache" persistent: true } }
+      input_specs { buffer { arg { name: "b_layers_0_attn_scale" } buffer_name: "layers.0.attn.scale" persistent: true } }
+      input_specs { buffer { arg { name: "b_steps" } buffer_name: "steps" persistent: true } }
+      input_specs { user_input { arg { as_tensor { name: "x" } } } }
+      input_specs { user_input { arg { as_tensor { name: "pos" } } } }
+"""
+
+
+def state_values():
+    return (tv("p_layers_0_attn_k_proj_weight", "float32", 8, 8) +
+            tv("p_layers_0_attn_v_proj_weight", "float32", 8, 8) +
+            tv("b_layers_0_attn_k_cache", "float32", 4, 8) + tv("b_layers_0_attn_v_cache", "float32", 4, 8) +
+            tv("b_layers_0_attn_scale", "float32") + tv("b_steps", "int64"))
+
+
+def attention_nodes(k_cache, v_cache):
+    """scores = softmax(x @ k_cache^T * scale); out = scores @ v_cache."""
+    return (node("torch.ops.aten.linear.default", "linear_2",
+                 [("input", t("x")), ("weight", t(k_cache))], [t("linear_2")]) +
+            node("torch.ops.aten.mul.Tensor", "mul",
+                 [("self", t("linear_2")), ("other", t("b_layers_0_attn_scale"))], [t("mul")]) +
+            node("torch.ops.aten.softmax.int", "softmax", [("self", t("mul")), ("dim", "as_int: -1")],
+                 [t("softmax")]) +
+            node("torch.ops.aten.mm.default", "mm", [("self", t("softmax")), ("mat2", t(v_cache))], [t("mm")]))
+
+
+def projection_nodes():
+    return (node("torch.ops.aten.linear.default", "linear",
+                 [("input", t("x")), ("weight", t("p_layers_0_attn_k_proj_weight"))], [t("linear")]) +
+            node("torch.ops.aten.linear.default", "linear_1",
+                 [("input", t("x")), ("weight", t("p_layers_0_attn_v_proj_weight"))], [t("linear_1")]))
+
+
+def cache_write(target, name, cache, source):
+    return node(target, name, [("self", t(cache)), ("dim", "as_int: 0"), ("index", t("pos")),
+                               ("source", t(source))], [t(name)],
+                from_node=None if target.endswith("_.default") else
+                ({"index_copy": "index_copy_", "index_copy_1": "index_copy__1"}[name],
+                 "aten.index_copy_.default"))
+
+
+def graph(nodes, outputs, values):
+    inputs = "".join(f"      inputs {{ {t(n)} }}\n" for n in STATE_INPUTS + ["x", "pos"])
+    outs = "".join(f"      outputs {{ {t(n)} }}\n" for n in outputs)
+    return "    graph {\n" + inputs + nodes + outs + state_values() + values + "    }\n"
+
+
+def activation_values(tokens):
+    return (tv("x", "float32", tokens, 8) + tv("pos", "int64", tokens) +
+            tv("linear", "float32", tokens, 8) + tv("linear_1", "float32", tokens, 8))
+
+
+def score_values(tokens):
+    return (tv("linear_2", "float32", tokens, 4) + tv("mul", "float32", tokens, 4) +
+            tv("softmax", "float32", tokens, 4) + tv("mm", "float32", tokens, 8))
+
+
+def program(dialect, graph_text, output_specs, name="model"):
+    return (f'name: "{name}"\nprogram {{\n  verifiers: "{dialect}"\n'
+            "  schema_version { major: 8 minor: 17 }\n  graph_module {\n" + graph_text +
+            "    signature {\n" + STATE_SPECS + output_specs + "    }\n"
+            '    module_call_graph {\n      fqn: ""\n'
+            f'      signature {{ out_spec: "{OUT_SPEC_TUPLE2}" }}\n    }}\n  }}\n}}\n')
+
+
+USER_OUTPUT_SPECS = """\
+      output_specs { user_output { arg { as_tensor { name: "mm" } } } }
+      output_specs { user_output { arg { as_tensor { name: "softmax" } } } }
+"""
+
+
+def training(tokens=1, name="model"):
+    """The original: the decoder as torch.export.export writes it (TRAINING, in-place writes)."""
+    nodes = (projection_nodes() +
+             cache_write("torch.ops.aten.index_copy_.default", "index_copy_", "b_layers_0_attn_k_cache", "linear") +
+             cache_write("torch.ops.aten.index_copy_.default", "index_copy__1", "b_layers_0_attn_v_cache", "linear_1") +
+             attention_nodes("index_copy_", "index_copy__1") +
+             node("torch.ops.aten.add_.Tensor", "add_", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add_")]))
+    values = (activation_values(tokens) + tv("index_copy_", "float32", 4, 8) + tv("index_copy__1", "float32", 4, 8) +
+              score_values(tokens) + tv("add_", "int64"))
+    return program("TRAINING", graph(nodes, ["mm", "softmax"], values), USER_OUTPUT_SPECS, name)
+
+
+def lowered(tokens=1, name="model"):
+    """The faithful lowering of training(): functional twins, one mutation output per written
+    state, in input-spec order, before the user outputs."""
+    nodes = (projection_nodes() +
+             cache_write("torch.ops.aten.index_copy.default", "index_copy", "b_layers_0_attn_k_cache", "linear") +
+             cache_write("torch.ops.aten.index_copy.default", "index_copy_1", "b_layers_0_attn_v_cache", "linear_1") +
+             attention_nodes("index_copy", "index_copy_1") +
+             node("torch.ops.aten.add.Tensor", "add", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add")],
+                  from_node=("add_", "aten.add_.Tensor")))
+    values = (activation_values(tokens) + tv("index_copy", "float32", 4, 8) + tv("index_copy_1", "float32", 4, 8) +
+              score_values(tokens) + tv("add", "int64"))
+    specs = ("""\
+      output_specs { buffer_mutation { arg { name: "index_copy" } buffer_name: "layers.0.attn.k_cache" } }
+      output_specs { buffer_mutation { arg { name: "index_copy_1" } buffer_name: "layers.0.attn.v_cache" } }
+      output_specs { buffer_mutation { arg { name: "add" } buffer_name: "steps" } }
+""" + USER_OUTPUT_SPECS)
+    return program("ATEN", graph(nodes, ["index_copy", "index_copy_1", "add", "mm", "softmax"], values),
+                   specs, name)
+
+
+def program_set(*programs):
+    """A ProgramSet (one archive with several programs) from single-program texts."""
+    return "".join("programs {\n" + textwrap.indent(p, "  ") + "}\n" for p in programs)
+
+
+def edit(text, *replacements):
+    """text with each (old, new) replaced; old must occur exactly once (or `count` times for
+    a triple (old, new, count))."""
+    for r in replacements:
+        old, new = r[0], r[1]
+        count = r[2] if len(r) > 2 else 1
+        # A whole line (or lines) matches only from the start of a line: the graph's
+        # `      outputs {` is not a node's `        outputs {`.
+        whole_lines = old.endswith("\n")
+        text = "\n" + text if whole_lines else text
+        old, new = ("\n" + old, "\n" + new) if whole_lines else (old, new)
+        found = text.count(old)
+        if found != count:
+            raise AssertionError(f"{old!r} occurs {found} times, not {count}")
+        text = text.replace(old, new)
+        text = text[1:] if whole_lines else text
+    return text
+
+
+def spec_line(kind, value, target=None):
+    if kind == "user":
+        return f'      output_specs {{ user_output {{ arg {{ as_tensor {{ name: "{value}" }} }} }} }}\n'
+    return f'      output_specs {{ buffer_mutation {{ arg {{ name: "{value}" }} buffer_name: "{target}" }} }}\n'
+
+
+def out_line(value):
+    return f'      outputs {{ as_tensor {{ name: "{value}" }} }}\n'
+
+
+# ------------------------------------------------------------------ writing pairs
+WRITTEN = []
+RULE_IDS = {"write-back-lost": "PT401", "write-back-added": "PT402", "write-back-target-renamed": "PT403",
+            "write-back-duplicated": "PT404", "write-back-from-other-state": "PT405",
+            "write-back-shape-changed": "PT406", "user-output-gained": "PT407", "user-output-lost": "PT408",
+            "user-output-reordered": "PT409", "user-output-changed": "PT410", "user-output-tree-changed": "PT411",
+            "user-input-changed": "PT412", "program-missing": "PT413", "write-back-undecidable": "PT414"}
+
+
+def pair(folder, case, before, after, header, expects=()):
+    """Writes folder/case.before.textproto and folder/case.after.textproto. `header` says what
+    the pair is and what the lowering did; `expects` are the `# expect:` lines (none: clean)."""
+    path = os.path.join(HERE, folder)
+    os.makedirs(path, exist_ok=True)
+    intro = (f"Contract golden of {folder} ({RULE_IDS[folder]}), written by make_contract_goldens.py:\n"
+             f"pt2lint diff {case}.before.textproto {case}.after.textproto (AFTER lowers BEFORE).\n"
+             "Unless said otherwise, BEFORE is the one-layer KV-cache decoder (TRAINING) the script describes.\n")
+    comment = "".join(f"# {line.strip()}".rstrip() + "\n" for line in (intro + header.strip()).splitlines())
+    with open(os.path.join(path, case + ".before.textproto"), "w") as f:
+        f.write(comment + "# This is BEFORE, the original program; the expectations are in "
+                f"{case}.after.textproto.\n" + before)
+    with open(os.path.join(path, case + ".after.textproto"), "w") as f:
+        f.write(comment + "".join(f"# expect: {e}\n" for e in (expects or ["none"])) + after)
+    WRITTEN.append(os.path.join(folder, case))
+
+
+FAITHFUL = """\
+BEFORE is the KV-cache decoder as torch.export.export writes it (TRAINING: index_copy_ into
+both caches, add_ on `steps`); AFTER is its faithful lowering (index_copy and add, one
+buffer_mutation per written buffer, in input-spec order, before the user outputs), as
+`pt2lint lower` writes it. Every promise holds: no finding, exit 0."""
+
+
+# ------------------------------------------------------------------ PT401-PT406: write-backs
+def write_back_goldens():
+    before, after = training(), lowered()
+
+    pair("write-back-lost", "bad_step_counter_dropped", before,
+         edit(after, (spec_line("mutation", "add", "steps"), ""), (out_line("add"), ""),
+              (node("torch.ops.aten.add.Tensor", "add", [("self", t("b_steps")), ("other", "as_int: 1")],
+                    [t("add")], from_node=("add_", "aten.add_.Tensor")), ""),
+              (tv("add", "int64"), "")),
+         """\
+         A lowering pass dropped the write-back of the step counter: it saw that the functional
+         `add` was read by no user output, took it for an orphan and erased it with its
+         buffer_mutation (the failure docs/rules/write-back-lost.md cites for Torch-TensorRT's
+         lift_mutated_buffers before #4459). AFTER is consistent on its own (`check` finds
+         nothing), but `steps` silently stays at its initial value.""",
+         ["error write-back-lost state:steps"])
+    pair("write-back-lost", "bad_value_cache_write_back_dropped", before,
+         edit(after, (spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"), ""),
+              (out_line("index_copy_1"), "")),
+         """\
+         A lowering pass functionalized both index_copy_ writes but returned only the key cache's
+         update: `index_copy_1` (the value cache's) is still computed and read by `mm`, but it
+         has no buffer_mutation output, so the value cache never fills.""",
+         ["error write-back-lost state:layers.0.attn.v_cache"])
+    pair("write-back-lost", "good", before, after, FAITHFUL)
+    pair("write-back-lost", "good_in_place_writes_kept", before, before,
+         """\
+         The near miss of the bad cases: AFTER has no mutation output at all, but it is a
+         TRAINING program that keeps the in-place writes (an identity "lowering"), and in a
+         TRAINING program an in-place write is its own write-back. No finding.""")
+
+    pair("write-back-added", "bad_read_only_buffer_written_back", before,
+         edit(after, (spec_line("mutation", "add", "steps"),
+                      spec_line("mutation", "add", "steps") +
+                      spec_line("mutation", "b_layers_0_attn_scale", "layers.0.attn.scale")),
+              (out_line("add"), out_line("add") + out_line("b_layers_0_attn_scale"))),
+         """\
+         A lifting pass wrote back every buffer it lifted, read or written: AFTER returns the
+         read-only buffer `layers.0.attn.scale` as a buffer_mutation (output_specs[3]), which the
+         original never writes.""",
+         ["error write-back-added output_specs[3]"])
+    pair("write-back-added", "good", before, after,
+         FAITHFUL + "\nThe near miss of the bad case: `layers.0.attn.scale` is read (by `mul`) and not written back.")
+
+    pair("write-back-target-renamed", "bad_lifted_buf_rename_without_mapping", before,
+         edit(after, ('buffer_name: "layers.0.attn.k_cache"', 'buffer_name: "lifted_buf_layers_0_attn_k_cache"', 2),
+              ('buffer_name: "layers.0.attn.v_cache"', 'buffer_name: "lifted_buf_layers_0_attn_v_cache"', 2)),
+         """\
+         A backend that cannot register dotted attributes renamed the caches to
+         `lifted_buf_layers_0_attn_{k,v}_cache` (input specs and mutation targets together, as
+         Torch-TensorRT's inline_lifted_buffers_into_gm does) but recorded no mapping, so a
+         caller cannot tell where the state went.""",
+         ["error write-back-target-renamed output_specs[0]",
+          "error write-back-target-renamed output_specs[1]"])
+    # `pt2lint lower --rename-nested`: every dotted buffer FQN becomes lifted_buf_<dots as _>, in
+    # the input specs and the mutation targets, and the mapping is recorded in the program.
+    nested = {fqn: "lifted_buf_" + fqn.replace(".", "_")
+              for fqn in ("layers.0.attn.k_cache", "layers.0.attn.v_cache", "layers.0.attn.scale")}
+    renamed = after
+    for fqn, new in nested.items():
+        written = fqn != "layers.0.attn.scale"
+        renamed = edit(renamed, (f'buffer_name: "{fqn}"', f'buffer_name: "{new}"', 2 if written else 1))
+    mapping = ", ".join(f'\\"{fqn}\\": \\"{new}\\"' for fqn, new in nested.items())
+    renamed = edit(renamed, ("    module_call_graph {",
+                             f'    metadata {{ key: "custom" value: "{{\\"pt2lint.renamed_buffers\\": '
+                             f'{{{mapping}}}}}" }}\n    module_call_graph {{'))
+    pair("write-back-target-renamed", "bad_mapping_not_applied_to_target", before,
+         edit(renamed, ('buffer_name: "lifted_buf_layers_0_attn_k_cache" }', 'buffer_name: "layers.0.attn.k_cache" }'),
+              ('buffer_name: "lifted_buf_layers_0_attn_v_cache" }', 'buffer_name: "layers.0.attn.v_cache" }')),
+         """\
+         A renaming pass renamed the nested buffers to `lifted_buf_*` in the input specs and
+         recorded the mapping (graph_module.metadata["custom"]["pt2lint.renamed_buffers"], as
+         `pt2lint lower --rename-nested` does), but left the mutation targets under their old
+         names: the write-backs dangle (PyTorch: "Buffer output ... does not point to a buffer
+         that exists").""",
+         ["error write-back-target-renamed output_specs[0]",
+          "error write-back-target-renamed output_specs[1]"])
+    pair("write-back-target-renamed", "good_renamed_with_recorded_mapping", before, renamed,
+         """\
+         The near miss of the bad cases: the nested buffers renamed to `lifted_buf_*` in the input
+         specs and the mutation targets together, and the mapping recorded in
+         graph_module.metadata["custom"], as `pt2lint lower --rename-nested` writes it. diff
+         follows the mapping: no finding.""")
+
+    dup_after = edit(after, (spec_line("mutation", "index_copy", "layers.0.attn.k_cache"),
+                             spec_line("mutation", "index_copy", "layers.0.attn.k_cache") * 2),
+                     (out_line("index_copy"), out_line("index_copy") * 2))
+    pair("write-back-duplicated", "bad_cache_written_back_twice", before, dup_after,
+         """\
+         A lifting pass turned the key cache's copy-back into a buffer_mutation although the
+         functionalized index_copy already had one: `layers.0.attn.k_cache` is written back by
+         output_specs[0] and again by output_specs[1] (the same value, returned twice).""",
+         ["error write-back-duplicated output_specs[1]"])
+    pair("write-back-duplicated", "bad_value_cache_update_retargeted", before,
+         edit(after, (spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"),
+                      spec_line("mutation", "index_copy_1", "layers.0.attn.k_cache"))),
+         """\
+         A lowering pass paired the value cache's update with the key cache's name (the corpus'
+         *__duplicate_target): `layers.0.attn.k_cache` is written back twice, and the value
+         cache, which lost its write-back, is reported as write-back-lost.""",
+         ["error write-back-duplicated output_specs[1]",
+          "error write-back-lost state:layers.0.attn.v_cache"])
+    ring_before = edit(before, (
+        node("torch.ops.aten.add_.Tensor", "add_", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add_")]),
+        node("torch.ops.aten.add_.Tensor", "add_", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add_")]) +
+        node("torch.ops.aten.remainder_.Scalar", "remainder_", [("self", t("add_")), ("other", "as_int: 4")],
+             [t("remainder_")])),
+        (tv("add_", "int64"), tv("add_", "int64") + tv("remainder_", "int64")))
+    ring_after = edit(after, (
+        node("torch.ops.aten.add.Tensor", "add", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add")],
+             from_node=("add_", "aten.add_.Tensor")),
+        node("torch.ops.aten.add.Tensor", "add", [("self", t("b_steps")), ("other", "as_int: 1")], [t("add")],
+             from_node=("add_", "aten.add_.Tensor")) +
+        node("torch.ops.aten.remainder.Scalar", "remainder", [("self", t("add")), ("other", "as_int: 4")],
+             [t("remainder")], from_node=("remainder_", "aten.remainder_.Scalar"))),
+        (tv("add", "int64"), tv("add", "int64") + tv("remainder", "int64")),
+        (spec_line("mutation", "add", "steps"), spec_line("mutation", "remainder", "steps")),
+        (out_line("add"), out_line("remainder")))
+    pair("write-back-duplicated", "good_two_writes_one_write_back", ring_before, ring_after,
+         """\
+         The near miss of the bad cases: the original writes `steps` twice (add_ then
+         remainder_, a ring-buffer position wrapping at the cache length of 4); the lowering
+         chains the functional twins (add, then remainder of it) and writes `steps` back once,
+         with the final value. No finding.""")
+
+    pair("write-back-from-other-state", "bad_swapped_cache_targets", before,
+         edit(after, (spec_line("mutation", "index_copy", "layers.0.attn.k_cache") +
+                      spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"),
+                      spec_line("mutation", "index_copy", "layers.0.attn.v_cache") +
+                      spec_line("mutation", "index_copy_1", "layers.0.attn.k_cache"))),
+         """\
+         A lowering pass swapped the targets of the two cache write-backs (the corpus'
+         *__swap_same_shape): both caches are (4, 8) float32, so the program loads and runs,
+         and each cache silently takes the other's update.""",
+         ["error write-back-from-other-state output_specs[0]",
+          "error write-back-from-other-state output_specs[1]"])
+    pair("write-back-from-other-state", "good_write_backs_in_other_order", before,
+         edit(after, (spec_line("mutation", "index_copy", "layers.0.attn.k_cache") +
+                      spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"),
+                      spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache") +
+                      spec_line("mutation", "index_copy", "layers.0.attn.k_cache")),
+              (out_line("index_copy") + out_line("index_copy_1"), out_line("index_copy_1") + out_line("index_copy"))),
+         """\
+         The near miss of bad_swapped_cache_targets: the lowering emits the value cache's
+         write-back before the key cache's, graph outputs and output specs moved together, so
+         each cache still takes its own update. No finding.""")
+
+    pair("write-back-shape-changed", "bad_source_row_written_back", before,
+         edit(after, (spec_line("mutation", "index_copy", "layers.0.attn.k_cache"),
+                      spec_line("mutation", "linear", "layers.0.attn.k_cache")),
+              (out_line("index_copy"), out_line("linear"))),
+         """\
+         A lowering pass wrote back the source of index_copy_ (the new key row `linear`,
+         (1, 8)) instead of the updated cache (4, 8): at run time the copy into the buffer fails
+         or broadcasts the row over the whole cache.""",
+         ["error write-back-shape-changed output_specs[0]"])
+    pair("write-back-shape-changed", "bad_cache_cast_to_half", before,
+         edit(after, (tv("b_layers_0_attn_k_cache", "float32", 4, 8), tv("b_layers_0_attn_k_cache", "float16", 4, 8)),
+              (tv("index_copy", "float32", 4, 8), tv("index_copy", "float16", 4, 8))),
+         """\
+         A precision pass stored the key cache in float16 (the buffer and its update), where the
+         original's is float32: both the state and the value written back changed dtype, one
+         finding each.""",
+         ["error write-back-shape-changed output_specs[0]",
+          "error write-back-shape-changed output_specs[0]"])
+    pair("write-back-shape-changed", "good_index_put_instead_of_index_copy", before,
+         edit(after, ('        target: "torch.ops.aten.index_copy.default" name: "index_copy"\n'
+                      '        inputs { name: "self" arg { as_tensor { name: "b_layers_0_attn_k_cache" } } }\n'
+                      '        inputs { name: "dim" arg { as_int: 0 } }\n'
+                      '        inputs { name: "index" arg { as_tensor { name: "pos" } } }\n'
+                      '        inputs { name: "source" arg { as_tensor { name: "linear" } } }\n',
+                      '        target: "torch.ops.aten.index_put.default" name: "index_copy"\n'
+                      '        inputs { name: "self" arg { as_tensor { name: "b_layers_0_attn_k_cache" } } }\n'
+                      '        inputs { name: "indices" arg { as_optional_tensors { items { as_tensor { name: "pos" } } } } }\n'
+                      '        inputs { name: "values" arg { as_tensor { name: "linear" } } }\n')),
+         """\
+         The near miss of the bad cases: the lowering wrote the key cache update as
+         index_put(cache, [pos], row), as run_decompositions does, instead of index_copy. Another
+         op, the same promise: an update of the key cache, (4, 8) float32. No finding.""")
+
+
+# ------------------------------------------------------------------ PT407-PT412: the calling convention
+def calling_convention_goldens():
+    before, after = training(), lowered()
+    user_specs = spec_line("user", "mm") + spec_line("user", "softmax")
+    user_outs = out_line("mm") + out_line("softmax")
+
+    pair("user-output-gained", "bad_copy_back_left_as_user_output", before,
+         edit(after, (user_specs, user_specs + spec_line("user", "index_copy_1")),
+              (user_outs, user_outs + out_line("index_copy_1"))),
+         """\
+         A lifting pass added the value cache's write-back but also left the copy-back value
+         among the user outputs: AFTER returns 3 user outputs where the original returns 2 (its
+         out_spec, left alone, still says 2).""",
+         ["error user-output-gained -"])
+    pair("user-output-gained", "good", before, after, FAITHFUL)
+
+    pair("user-output-lost", "bad_attention_weights_dropped", before,
+         edit(after, (spec_line("user", "softmax"), ""), (out_line("softmax"), "")),
+         """\
+         A pass that keeps only the first user output (the logits) dropped the attention weights
+         `softmax`: AFTER returns 1 user output where the original returns 2.""",
+         ["error user-output-lost -"])
+    pair("user-output-lost", "bad_user_output_relabelled_as_write_back", before,
+         edit(after, (spec_line("user", "softmax"), spec_line("mutation", "softmax", "steps"))),
+         """\
+         A lowering pass relabelled the last user output as a write-back of `steps` (the
+         corpus' *__user_output_as_mutation): one user output is gone, and `steps` is written
+         back twice.""",
+         ["error user-output-lost -",
+          "error write-back-duplicated output_specs[4]"])
+    pair("user-output-lost", "good", before, after, FAITHFUL)
+
+    pair("user-output-reordered", "bad_user_outputs_swapped", before,
+         edit(after, (user_specs, spec_line("user", "softmax") + spec_line("user", "mm")),
+              (user_outs, out_line("softmax") + out_line("mm"))),
+         """\
+         A lowering pass emitted the user outputs in another order (attention weights first):
+         the caller unpacks (out, weights) and gets them swapped.""",
+         ["error user-output-reordered -"])
+    pair("user-output-reordered", "good", before, after, FAITHFUL)
+
+    pair("user-output-changed", "bad_attention_weights_cast_to_half", before,
+         edit(after, (tv("softmax", "float32", 1, 4), tv("softmax", "float16", 1, 4))),
+         """\
+         A precision pass left the attention weights in float16: user output 1 is (1, 4)
+         float16, the original's (1, 4) float32.""",
+         ["error user-output-changed -"])
+    pair("user-output-changed", "bad_cache_returned_instead_of_weights", before,
+         edit(after, (spec_line("user", "softmax"), spec_line("user", "index_copy_1")),
+              (out_line("softmax"), out_line("index_copy_1"))),
+         """\
+         A lowering pass returned the value cache's update (4, 8) where the attention weights
+         (1, 4) belong (a misaligned output list).""",
+         ["error user-output-changed -"])
+    pair("user-output-changed", "good_softmax_decomposed", before,
+         edit(after, ('        target: "torch.ops.aten.softmax.int" name: "softmax"\n'
+                      '        inputs { name: "self" arg { as_tensor { name: "mul" } } }\n'
+                      '        inputs { name: "dim" arg { as_int: -1 } }\n',
+                      '        target: "torch.ops.aten._softmax.default" name: "softmax"\n'
+                      '        inputs { name: "self" arg { as_tensor { name: "mul" } } }\n'
+                      '        inputs { name: "dim" arg { as_int: -1 } }\n'
+                      '        inputs { name: "half_to_float" arg { as_bool: false } }\n')),
+         """\
+         The near miss of the bad cases: the lowering decomposed softmax.int into _softmax, as
+         run_decompositions does. Another op, the same output: (1, 4) float32. No finding.""")
+
+    tuple_spec = '\\"type\\": \\"builtins.tuple\\", \\"context\\": \\"null\\"'
+    pair("user-output-tree-changed", "bad_tuple_became_list", before,
+         edit(after, (tuple_spec, '\\"type\\": \\"builtins.list\\", \\"context\\": \\"null\\"')),
+         """\
+         A pass rebuilt the root out_spec and wrote a list where the original returns a tuple:
+         ep.module() now returns [out, weights].""",
+         ["error user-output-tree-changed -"])
+    pair("user-output-tree-changed", "bad_tuple_became_dict", before,
+         edit(after, (tuple_spec,
+                      '\\"type\\": \\"builtins.dict\\", \\"context\\": \\"[\\\\\\"out\\\\\\", \\\\\\"weights\\\\\\"]\\"')),
+         """\
+         A pass wrapped the outputs in a dict {"out", "weights"}: callers that unpack a tuple
+         break.""",
+         ["error user-output-tree-changed -"])
+    pair("user-output-tree-changed", "good_out_spec_whitespace", before,
+         edit(after, (OUT_SPEC_TUPLE2, OUT_SPEC_TUPLE2.replace(", ", ",").replace(": ", ":"))),
+         """\
+         The near miss of the bad cases: the lowering re-serialized the out_spec without
+         spaces (json.dumps with separators=(",", ":")). The same tree: no finding (whitespace
+         does not count).""")
+
+    pair("user-input-changed", "bad_pos_int32", before,
+         edit(after, (tv("pos", "int64", 1), tv("pos", "int32", 1))),
+         """\
+         A backend pass narrowed the position input to int32: callers pass int64 positions.
+         The finding's location is input_specs[1]: diff counts user inputs (pos is user input 1),
+         not input specs (pos is input_specs[7]).""",
+         ["error user-input-changed input_specs[1]"])
+    pair("user-input-changed", "bad_attention_mask_added", before,
+         edit(after, ('      input_specs { user_input { arg { as_tensor { name: "pos" } } } }\n',
+                      '      input_specs { user_input { arg { as_tensor { name: "pos" } } } }\n'
+                      '      input_specs { user_input { arg { as_tensor { name: "attention_mask" } } } }\n'),
+              ('      inputs { as_tensor { name: "pos" } }\n',
+               '      inputs { as_tensor { name: "pos" } }\n      inputs { as_tensor { name: "attention_mask" } }\n'),
+              (tv("pos", "int64", 1), tv("pos", "int64", 1) + tv("attention_mask", "float32", 1, 4))),
+         """\
+         A lowering pass added a user input `attention_mask` (1, 4) that the original does not
+         take: callers pass 2 inputs, the program wants 3.""",
+         ["error user-input-changed -"])
+    state_renamed = after
+    for i, name in enumerate(STATE_INPUTS):
+        state_renamed = state_renamed.replace(f'"{name}"', f'"arg{i}_1"')
+    pair("user-input-changed", "good_state_placeholders_renamed", before, state_renamed,
+         """\
+         The near miss of the bad cases: the lowering renamed the parameter and buffer
+         placeholders to arg0_1 ... arg5_1 (as aot_export does) and kept the user inputs `x`
+         and `pos` as they were. State FQNs and user inputs are unchanged: no finding.""")
+
+
+# ------------------------------------------------------------------ PT413: programs of an archive
+def program_goldens():
+    before = program_set(training(4, "prefill"), training(1, "decode"))
+    pair("program-missing", "bad_decode_program_dropped", before, program_set(lowered(4, "prefill")),
+         """\
+         BEFORE is a two-program archive (models/prefill.json with 4 tokens, models/decode.json
+         with 1, sharing the caches). The lowering script lowered only the first program:
+         AFTER has `prefill` and no `decode`, which the runtime will look up by name.""",
+         ["error program-missing -"])
+    pair("program-missing", "bad_decode_program_renamed", before,
+         program_set(lowered(4, "prefill"), lowered(1, "forward")),
+         """\
+         The same two-program archive; the lowering saved the decode program under the default
+         name `forward`: `decode` has no counterpart, and `forward` has none in the original
+         (one finding each).""",
+         ["error program-missing -", "error program-missing -"])
+    pair("program-missing", "good_programs_in_other_order", before,
+         program_set(lowered(1, "decode"), lowered(4, "prefill")),
+         """\
+         The near miss of the bad cases: both programs lowered faithfully, stored decode first.
+         Programs pair by name, not position: no finding.""")
+
+
+# ------------------------------------------------------------------ PT414: unknown ops
+def undecidable_goldens():
+    """The key cache is updated by a custom kernel `mylib::update_cache(cache, pos, k)`
+    instead of index_copy_; without its schema pt2lint cannot tell what it writes."""
+    k_write = cache_write("torch.ops.aten.index_copy_.default", "index_copy_", "b_layers_0_attn_k_cache", "linear")
+    custom = node("torch.ops.mylib.update_cache.default", "update_cache",
+                  [("cache", t("b_layers_0_attn_k_cache")), ("pos", t("pos")), ("k", t("linear"))], ["as_none: true"])
+    before = edit(training(), (k_write, custom),
+                  ('arg { as_tensor { name: "index_copy_" } }', 'arg { as_tensor { name: "b_layers_0_attn_k_cache" } }'),
+                  (tv("index_copy_", "float32", 4, 8), ""))
+    lowered_k = cache_write("torch.ops.aten.index_copy.default", "index_copy", "b_layers_0_attn_k_cache", "linear")
+    passed_through = edit(lowered(), (lowered_k, custom),
+                          ('arg { as_tensor { name: "index_copy" } }', 'arg { as_tensor { name: "b_layers_0_attn_k_cache" } }'),
+                          (tv("index_copy", "float32", 4, 8), ""),
+                          (spec_line("mutation", "index_copy", "layers.0.attn.k_cache"), ""),
+                          (out_line("index_copy"), ""))
+    header = """\
+         BEFORE is the decoder with the key cache updated by a custom kernel
+         mylib::update_cache(cache, pos, k) whose schema is not given. The lowering copied the
+         call over unchanged into its ATEN program (not wrapped in auto_functionalized_v2), with
+         no write-back for the key cache. Without the op's schema, whether the original writes
+         the cache, and so whether the lowering lost a write, cannot be decided: one warning
+         for the cache and one for `pos`, also passed to the op. (`check` on AFTER is quiet: in
+         an ATEN program a direct call is taken as functional.)"""
+    undecidable = ["warning write-back-undecidable state:layers.0.attn.k_cache",
+                   "warning write-back-undecidable state:pos"]
+    pair("write-back-undecidable", "bad_cache_passed_to_unknown_op", before, passed_through,
+         header + "\nNothing else is broken: exit 3.", undecidable)
+    pair("write-back-undecidable", "bad_unknown_op_and_step_counter_dropped", before,
+         edit(passed_through, (spec_line("mutation", "add", "steps"), ""), (out_line("add"), "")),
+         header + "\nThe lowering also dropped the write-back of `steps`: write-back-lost, so exit 1 (a"
+         "\nbroken promise takes precedence over exit 3).",
+         undecidable + ["error write-back-lost state:steps"])
+    functionalized = edit(passed_through, (custom, node(
+        "torch.ops.higher_order.auto_functionalized_v2", "auto_functionalized_v2",
+        [("", 'as_operator: "torch.ops.mylib.update_cache.default"'), ("pos", t("pos")), ("k", t("linear")),
+         ("_cache_base_index", "as_int: 0"),
+         ("_all_bases", 'as_tensors { items { name: "b_layers_0_attn_k_cache" } }')],
+        ["as_none: true", t("getitem")], from_node=("update_cache", "mylib.update_cache.default"))),
+        ('arg { as_tensor { name: "b_layers_0_attn_k_cache" } }', 'arg { as_tensor { name: "getitem" } }'),
+        (tv("linear", "float32", 1, 8), tv("linear", "float32", 1, 8) + tv("getitem", "float32", 4, 8)),
+        (spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"),
+         spec_line("mutation", "getitem", "layers.0.attn.k_cache") +
+         spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache")),
+        (out_line("index_copy_1"), out_line("getitem") + out_line("index_copy_1")))
+    functionalized = functionalized.replace('inputs { name: "" arg', "inputs { arg")
+    pair("write-back-undecidable", "good_learned_from_auto_functionalized", before, functionalized,
+         """\
+         The near miss of the bad cases: the same original, lowered as PyTorch's functionalization
+         (and `pt2lint lower --op-schemas`) does it: the custom op becomes
+         auto_functionalized_v2 with `_cache_base_index`, and its new cache `getitem` is written
+         back to the key cache. diff learns from that node that the op writes `cache` (and not
+         `pos`), so every write is decided and kept: no finding, exit 0.""")
+
+
+def main():
+    for name in os.listdir(HERE):
+        if os.path.isdir(os.path.join(HERE, name)):
+            shutil.rmtree(os.path.join(HERE, name))
+    write_back_goldens()
+    calling_convention_goldens()
+    program_goldens()
+    undecidable_goldens()
+    print(f"{len(WRITTEN)} pairs written under {HERE}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Contract goldens: run `pt2lint diff BEFORE AFTER --format json` on pairs of programs and
+compare the findings and the exit status.
+
+Usage: run_diff_golden.py PT2LINT PATH [PATH ...]
+Each PATH is a folder searched recursively, or one file of a pair. A pair is
+`CASE.before.textproto` (the original program) and `CASE.after.textproto` (its lowering), side
+by side. The expectations are comment lines of the `.after.textproto`, with the syntax of
+run_golden.py (whose parsing this reuses): `# expect: SEVERITY RULE LOCATION`, `# expect: none`
+(the default), `# ignore-rules: NAME, ...`. LOCATION is as in run_golden.py; diff's findings
+locate a write-back at output_specs[i], a lost or undecidable state at state:FQN, a user input
+at input_specs[i] (i counts user inputs), and the other user-output and program findings at `-`.
+`# extend-select:` means nothing to diff and is refused; the `.before.textproto` must hold no
+`# expect:` line (it would be silently ignored).
+
+The exit status is checked too, as `pt2lint diff` promises it (README, "Exit codes"): 1 when
+an expected finding is of any rule but write-back-undecidable (PT414), else 3 when one is of
+PT414, else 0. A file whose ignored rules make that unknowable says it with
+`# expect-exit: N`.
+Fails (exit 1) on any difference, printing every one first.
+"""
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the goldens
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_golden  # noqa: E402
+
+BEFORE, AFTER = ".before.textproto", ".after.textproto"
+EXPECT_EXIT = "# expect-exit:"
+UNDECIDABLE = {"PT414", "write-back-undecidable"}
+
+
+def expected_exit(path, expected):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip().startswith(EXPECT_EXIT):
+                return int(line.strip()[len(EXPECT_EXIT):])
+    rules = {rule for _, rule, _ in expected}
+    if rules - UNDECIDABLE:
+        return 1
+    return 3 if rules else 0
+
+
+def check_pair(tool, after):
+    before = after[:-len(AFTER)] + BEFORE
+    if not os.path.exists(before):
+        return [f"error      no {os.path.basename(before)} beside it"]
+    if run_golden.read_expectations(before)[0]:
+        return [f"error      {os.path.basename(before)} holds '# expect:' lines; they belong in the "
+                f"{AFTER} file"]
+    expected, ignored, extend = run_golden.read_expectations(after)
+    if extend:
+        return ["error      '# extend-select:' has no meaning for diff"]
+    if ignored and not any(line.startswith(EXPECT_EXIT) for line in open(after, encoding="utf-8")):
+        return ["error      '# ignore-rules:' needs '# expect-exit: N' (the exit status counts every rule)"]
+    run = subprocess.run([tool, "diff", "--format", "json", before, after], capture_output=True, timeout=60)
+    found, aliases = run_golden.report_findings(run, ignored)
+    problems = run_golden.compare(expected, found, aliases)
+    want = expected_exit(after, expected)
+    if run.returncode != want:
+        problems.append(f"exit       {run.returncode}, expected {want}")
+    return problems
+
+
+def golden_pairs(paths):
+    for path in paths:
+        if os.path.isfile(path):
+            if path.endswith(BEFORE):
+                path = path[:-len(BEFORE)] + AFTER
+            yield path
+            continue
+        for folder, _, names in sorted(os.walk(path)):
+            for name in sorted(names):
+                if name.endswith(AFTER):
+                    yield os.path.join(folder, name)
+                elif name.endswith(BEFORE) and not os.path.exists(
+                        os.path.join(folder, name[:-len(BEFORE)] + AFTER)):
+                    yield os.path.join(folder, name[:-len(BEFORE)] + AFTER)  # reported as missing
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, paths = argv[1], argv[2:]
+    pairs = list(dict.fromkeys(golden_pairs(paths)))
+    if not pairs:
+        print(f"no golden pairs under {' '.join(paths)}", file=sys.stderr)
+        return 1
+    failed = 0
+    for after in pairs:
+        try:
+            problems = (check_pair(tool, after) if os.path.exists(after)
+                        else [f"error      no {os.path.basename(after)} beside its {BEFORE}"])
+        except (ValueError, RuntimeError, OSError, subprocess.TimeoutExpired) as error:
+            problems = [f"error      {error}"]
+        status = "ok  " if not problems else "FAIL"
+        print(f"{status} {after[:-len(AFTER)]}")
+        for problem in problems:
+            print(f"       {problem}")
+        failed += bool(problems)
+    print(f"{len(pairs) - failed}/{len(pairs)} golden pairs pass")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
