@@ -74,7 +74,7 @@ class ContractDiff {
       report(kUserInputChanged,
              fmt::format("user input {} is `{}` {}, the original's is `{}` {}", i, a[i].name,
                          a[i].value.text(), b[i].name, b[i].value.text()))
-          .at_input_spec(static_cast<int>(i));
+          .at_input_spec(a[i].input_spec);
     }
   }
 

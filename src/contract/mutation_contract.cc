@@ -119,14 +119,15 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
   contract.dialect = !verifiers.empty() ? verifiers[0] : program.program().dialect();
 
   const ir::GraphSignature& signature = index.signature();
-  for (const ir::InputSpec& spec : signature.input_specs()) {
+  for (int i = 0; i < signature.input_specs_size(); ++i) {
+    const ir::InputSpec& spec = signature.input_specs(i);
     if (spec.has_user_input()) {
-      contract.user_inputs.push_back(
-          {std::string(input_spec_arg_name(spec)), argument_facts(index, spec.user_input().arg())});
+      contract.user_inputs.push_back({std::string(input_spec_arg_name(spec)),
+                                      argument_facts(index, spec.user_input().arg()), i});
     } else if (spec.has_constant_input()) {
       ValueFacts facts;
       facts.kind = "constant";
-      contract.user_inputs.push_back({spec.constant_input().name(), facts});
+      contract.user_inputs.push_back({spec.constant_input().name(), facts, i});
     }
   }
   for (const ir::ModuleCallEntry& entry : program.program().graph_module().module_call_graph()) {

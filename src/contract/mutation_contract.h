@@ -24,7 +24,12 @@ struct ValueFacts {
 struct UserInputPromise {
   std::string name;
   ValueFacts value;
-  bool operator==(const UserInputPromise&) const = default;
+  // Where it is in its own program's input specs, for findings to point at. Not part of the
+  // promise: a lowering that lifts more state moves user inputs without changing them.
+  int input_spec = -1;
+  bool operator==(const UserInputPromise& other) const {
+    return name == other.name && value == other.value;
+  }
 };
 
 struct UserOutputPromise {

@@ -504,9 +504,9 @@ def calling_convention_goldens():
          edit(after, (tv("pos", "int64", 1), tv("pos", "int32", 1))),
          """\
          A backend pass narrowed the position input to int32: callers pass int64 positions.
-         The finding's location is input_specs[1]: diff counts user inputs (pos is user input 1),
-         not input specs (pos is input_specs[7]).""",
-         ["error user-input-changed input_specs[1]"])
+         The finding points at pos's own input spec in the lowered program, input_specs[7]
+         (it is user input 1).""",
+         ["error user-input-changed input_specs[7]"])
     pair("user-input-changed", "bad_attention_mask_added", before,
          edit(after, ('      input_specs { user_input { arg { as_tensor { name: "pos" } } } }\n',
                       '      input_specs { user_input { arg { as_tensor { name: "pos" } } } }\n'
