@@ -12,8 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "program.pb.h"
+#include "core/ir/ir_accessors.h"
 #include "core/name_table.h"
+#include "program.pb.h"
 
 namespace pt2lint {
 
@@ -26,37 +27,6 @@ struct OpKnowledge {
   const opschema::SchemaCatalog* schemas = nullptr;  // --op-schemas and config `op-schemas`
   bool report_parameters = false;  // --unknown-ops-parameters: PT310 also for parameters
 };
-
-enum class Dialect { kUnknown, kTraining, kAten, kOther };
-
-std::string_view dialect_name(Dialect dialect);
-
-// Every value name an Argument refers to (tensors, sym values, tokens, custom objects).
-void collect_value_names(const ir::Argument& argument, std::vector<std::string_view>& out);
-// The single value name a graph input/output Argument names, or "" for a constant.
-std::string_view argument_value_name(const ir::Argument& argument);
-
-// Accessors over the InputSpec / OutputSpec unions.
-std::string_view input_spec_kind(const ir::InputSpec& spec);    // "buffer", "user_input", ...
-std::string_view input_spec_arg_name(const ir::InputSpec& spec);  // placeholder the spec names
-std::string_view input_spec_target(const ir::InputSpec& spec);    // FQN, or "" for user inputs
-std::string_view output_spec_kind(const ir::OutputSpec& spec);
-std::string_view output_spec_arg_name(const ir::OutputSpec& spec);  // "" for constant outputs
-std::string_view output_spec_target(const ir::OutputSpec& spec);    // "" when it has none
-bool is_mutation_output(const ir::OutputSpec& spec);  // buffer/parameter/user-input mutation
-
-// The graph table that holds a value's metadata (Graph.tensor_values, .sym_int_values, ...).
-enum class ValueTable : std::uint8_t { kTensor, kSymInt, kSymBool, kSymFloat };
-std::string_view value_table_name(ValueTable table);  // "tensor_values", ...
-
-// A value an Argument defines, with the table its metadata lives in.
-struct TypedValue {
-  std::string_view name;
-  ValueTable table;
-};
-// The values of an Argument that have a metadata table: tensors and symbols. Constants,
-// tokens and custom objects have none.
-void collect_typed_values(const ir::Argument& argument, std::vector<TypedValue>& out);
 
 // A value is defined either by graph input `placeholder` or by output of node `node`.
 struct ValueDef {
@@ -115,7 +85,7 @@ class ProgramIndex {
 
   // Node lookups.
   std::optional<int> node_by_name(std::string_view node_name) const;
-  // The FX node name: Node.name when present, else its first output's name.
+  // fx_node_name() of node `node`.
   std::string_view node_name(int node) const;
   std::string_view node_metadata(int node, std::string_view key) const;  // "" when absent
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/ir/ir_accessors.h"
 #include "core/rule_catalogue.h"
 
 namespace pt2lint {
@@ -29,12 +30,6 @@ std::string rename_key(std::string_view name) {
   std::string key;
   for (char c : name) key += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
   return key;
-}
-
-std::string kind_words(const std::string& kind) {
-  if (kind == "user_input") return "user input";
-  if (kind == "tensor_constant") return "tensor constant";
-  return kind;
 }
 
 std::string origin(const WritePromise& w) {
@@ -143,7 +138,7 @@ class ContractDiff {
     for (const auto& [target, list] : after_by_target) {
       for (std::size_t k = std::max<std::size_t>(1, before_count[target]); k < list.size(); ++k) {
         auto f = report(kWriteBackDuplicated,
-                        fmt::format("{} `{}` is written back {} times; only one value can win", kind_words(list[k]->kind),
+                        fmt::format("{} `{}` is written back {} times; only one value can win", state_kind_words(list[k]->kind),
                                     target, list.size()));
         if (list[k]->output_spec >= 0) f.at_output_spec(list[k]->output_spec);
         f.state(target);
@@ -192,7 +187,7 @@ class ContractDiff {
         matched[renamed->target] = true;
         auto f = report(kWriteBackTargetRenamed,
                         fmt::format("{} `{}` is written back as `{}`, and no mapping says `{}` became `{}`",
-                                    kind_words(b->kind), b->target, renamed->target, b->target, renamed->target));
+                                    state_kind_words(b->kind), b->target, renamed->target, b->target, renamed->target));
         locate(f, *renamed);
         f.fix(fmt::format("pass --rename with {{\"{}\": \"{}\"}}, or record the mapping in the program", b->target,
                           renamed->target));
@@ -203,13 +198,13 @@ class ContractDiff {
       report(kWriteBackLost,
              fmt::format("{} `{}` is written by the original ({}) but never written back here: its state silently "
                          "stops changing",
-                         kind_words(b->kind), b->target, origin(*b)))
+                         state_kind_words(b->kind), b->target, origin(*b)))
           .state(b->target);
     }
     for (const auto& [target, list] : after_by_target) {
       if (matched[target] || undecidable.count(target) != 0) continue;
       auto f = report(kWriteBackAdded, fmt::format("{} `{}` is written back here, but the original never writes it",
-                                                   kind_words(list.front()->kind), target));
+                                                   state_kind_words(list.front()->kind), target));
       locate(f, *list.front());
     }
   }
@@ -284,7 +279,7 @@ class ContractDiff {
       } else {
         auto f = report(kWriteBackFromOtherState,
                         fmt::format("the value written back to {} `{}` is an update of `{}`, not of `{}`",
-                                    kind_words(a.kind), target, a.base, expected_base));
+                                    state_kind_words(a.kind), target, a.base, expected_base));
         locate(f, a);
         f.note(origin(a));
         f.note("every shape may still match: the state silently takes another state's values");
@@ -299,7 +294,7 @@ class ContractDiff {
     }
     if (!a.state.kind.empty() && !b.state.kind.empty() && !(a.state == b.state)) {
       auto f = report(kWriteBackShapeChanged,
-                      fmt::format("{} `{}` is {} here, {} in the original", kind_words(a.kind), target,
+                      fmt::format("{} `{}` is {} here, {} in the original", state_kind_words(a.kind), target,
                                   a.state.text(), b.state.text()));
       locate(f, a);
     }

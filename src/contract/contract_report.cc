@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/ir/ir_accessors.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
@@ -13,12 +14,6 @@ void facts_fields(JsonWriter& json, const ValueFacts& facts) {
     json.field("shape", facts.shape);
     json.field("dtype", facts.dtype);
   }
-}
-
-std::string kind_words(const std::string& kind) {
-  if (kind == "user_input") return "user input";
-  if (kind == "tensor_constant") return "tensor constant";
-  return kind;
 }
 
 }  // namespace
@@ -38,7 +33,7 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
       std::string also;
       for (const std::string& alias : w.aliases) also += (also.empty() ? " (also named `" : "`, `") + alias;
       if (!also.empty()) also += "`)";
-      out << fmt::format("    {} `{}`{} {}: written back {}, {}\n", kind_words(w.kind), w.target, also,
+      out << fmt::format("    {} `{}`{} {}: written back {}, {}\n", state_kind_words(w.kind), w.target, also,
                          w.state.kind.empty() ? "(does not resolve)" : w.state.text(),
                          w.base.empty() ? "a value of unknown origin" : fmt::format("an update of `{}`", w.base),
                          w.value.text());
@@ -46,7 +41,7 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
     for (const PossibleWritePromise& p : c.possible_writes) {
       std::string ops;
       for (const std::string& op : p.ops) ops += (ops.empty() ? "`" : ", `") + op + "`";
-      out << fmt::format("    {} `{}`: may be written by {} (schema unknown)\n", kind_words(p.kind), p.target, ops);
+      out << fmt::format("    {} `{}`: may be written by {} (schema unknown)\n", state_kind_words(p.kind), p.target, ops);
     }
   }
 }

@@ -71,12 +71,6 @@ ir::Argument output_value(const ProgramIndex& index, int i) {
   return argument;
 }
 
-std::string_view mutation_kind(const ir::OutputSpec& spec) {
-  if (spec.has_buffer_mutation()) return "buffer";
-  if (spec.has_parameter_mutation()) return "parameter";
-  return "user_input";
-}
-
 // The tracer memoizes by string_view, so it must be handed names that live in the program.
 std::string_view stable_name(const ProgramIndex& index, std::string_view value) {
   if (value.empty()) return {};
@@ -155,7 +149,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     if (!is_mutation_output(spec)) continue;
     WritePromise write;
     write.target = std::string(output_spec_target(spec));
-    write.kind = std::string(mutation_kind(spec));
+    write.kind = std::string(mutation_target_kind(spec));
     write.state = state_facts(index, dataflow::mutation_target_placeholder(index, spec));
     write.value_name = std::string(argument_value_name(value));
     write.base = base_of(write.value_name);

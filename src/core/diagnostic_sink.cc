@@ -5,12 +5,7 @@
 namespace pt2lint {
 
 std::string_view severity_name(Severity severity) {
-  switch (severity) {
-    case Severity::kNote: return "note";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
-  }
-  return "error";
+  return by_severity<std::string_view>(severity, "note", "warning", "error");
 }
 
 std::optional<Severity> parse_severity(std::string_view text) {

@@ -13,6 +13,18 @@ namespace pt2lint {
 enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
 
 std::string_view severity_name(Severity severity);  // "note", "warning", "error"
+
+// What a format calls each severity, given for note, warning and error in that order: the one
+// switch over Severity, for the formats whose vocabulary is not severity_name()'s.
+template <typename T>
+constexpr T by_severity(Severity severity, T note, T warning, T error) {
+  switch (severity) {
+    case Severity::kNote: return note;
+    case Severity::kWarning: return warning;
+    case Severity::kError: return error;
+  }
+  return error;
+}
 std::optional<Severity> parse_severity(std::string_view text);
 
 // Where in a program a finding points. Every field is optional; renderers show what is set.

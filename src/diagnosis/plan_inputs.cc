@@ -81,7 +81,7 @@ void Planner::restore_dropped_input() {
   cause.kind = "input-spec-dropped";
   cause.message = fmt::format("the input spec of placeholder `{}` was dropped: graph input {} has no "
                               "spec, and the saved {} `{}` is declared by none", placeholder, j,
-                              dataflow::state_kind_words(kind), match->fqn);
+                              state_kind_words(kind), match->fqn);
   cause.notes.push_back(fmt::format("`{}` is the name torch.export gives the placeholder of `{}`, and "
                                     "their shapes and dtypes agree ({})", placeholder, match->fqn,
                                     dataflow::meta_text(*meta)));

@@ -17,7 +17,7 @@ std::string_view slot_value(const OutputSlot& slot) { return argument_value_name
 bool is_user(const OutputSlot& slot) { return slot.spec.has_user_output() || slot.spec.has_loss_output(); }
 
 std::string state_words(const DeclaredState& state) {
-  return fmt::format("{} `{}`", state.kind == "user_input" ? "user input" : state.kind, state.target);
+  return fmt::format("{} `{}`", state_kind_words(state.kind), state.target);
 }
 
 // A wrong write-back target and the state its value really updates.

@@ -36,20 +36,6 @@ void set_input_name(ir::InputSpec& spec, const std::string& name) {
 
 }  // namespace
 
-std::string_view mutation_state_kind(std::string_view spec_kind) {
-  if (spec_kind == "buffer_mutation") return "buffer";
-  if (spec_kind == "parameter_mutation") return "parameter";
-  if (spec_kind == "user_input_mutation") return "user_input";
-  return {};
-}
-
-std::string_view mutation_spec_kind(std::string_view state_kind) {
-  if (state_kind == "buffer") return "buffer_mutation";
-  if (state_kind == "parameter") return "parameter_mutation";
-  if (state_kind == "user_input") return "user_input_mutation";
-  return {};
-}
-
 ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
                                 std::string_view target) {
   ir::OutputSpec spec;

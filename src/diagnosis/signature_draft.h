@@ -36,8 +36,5 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& edit);
 // A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
 ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
                                 std::string_view target);
-// The state a mutation spec kind writes ("buffer_mutation" -> "buffer"), and back.
-std::string_view mutation_state_kind(std::string_view spec_kind);
-std::string_view mutation_spec_kind(std::string_view state_kind);
 
 }  // namespace pt2lint::diagnosis

@@ -36,13 +36,9 @@ std::string escape_property(std::string_view text) {
   return escaped;
 }
 
+// GitHub's workflow commands are ::error, ::warning and ::notice.
 std::string_view command(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "notice";
-  }
-  return "notice";
+  return by_severity<std::string_view>(severity, "notice", "warning", "error");
 }
 
 struct Annotation {

@@ -10,12 +10,7 @@ namespace {
 // Code Quality severities are info|minor|major|critical|blocker; ruff reports its errors
 // as "major", and so do we, keeping critical/blocker for nothing a linter decides alone.
 std::string_view code_quality_severity(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return "major";
-    case Severity::kWarning: return "minor";
-    case Severity::kNote: return "info";
-  }
-  return "info";
+  return by_severity<std::string_view>(severity, "info", "minor", "major");
 }
 
 }  // namespace

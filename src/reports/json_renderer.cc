@@ -67,6 +67,12 @@ void write_finding(JsonWriter& json, const Finding& f) {
   json.end_object();
 }
 
+void write_strings(JsonWriter& json, std::string_view key, const std::vector<std::string>& strings) {
+  json.key(key).begin_array();
+  for (const std::string& s : strings) json.value(s);
+  json.end_array();
+}
+
 void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.begin_object();
   json.field("name", program.name).field("dialect", program.dialect);
@@ -75,14 +81,9 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("mutations").begin_array();
   for (const MutationSummary& m : program.mutations) {
     json.begin_object().field("target", m.target).field("kind", m.kind);
-    json.key("nodes").begin_array();
-    for (const std::string& node : m.nodes) json.value(node);
-    json.end_array();
-    if (!m.aliases.empty()) {  // only for state with other names: the key is additive
-      json.key("aliases").begin_array();
-      for (const std::string& alias : m.aliases) json.value(alias);
-      json.end_array();
-    }
+    write_strings(json, "nodes", m.nodes);
+    // Only for state with other names: the key is additive.
+    if (!m.aliases.empty()) write_strings(json, "aliases", m.aliases);
     json.end_object();
   }
   json.end_array();
@@ -90,12 +91,9 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("possible_mutations").begin_array();
   for (const MutationSummary& m : program.possible_mutations) {
     json.begin_object().field("target", m.target).field("kind", m.kind);
-    json.key("nodes").begin_array();
-    for (const std::string& node : m.nodes) json.value(node);
-    json.end_array();
-    json.key("ops").begin_array();
-    for (const std::string& op : m.ops) json.value(op);
-    json.end_array().end_object();
+    write_strings(json, "nodes", m.nodes);
+    write_strings(json, "ops", m.ops);
+    json.end_object();
   }
   json.end_array();
   json.end_object();

@@ -22,13 +22,10 @@ std::string cell(std::string_view text) {
   return escaped;
 }
 
+// The severity with an emoji that GitHub's Markdown renders as an icon.
 std::string_view badge(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return ":x: error";
-    case Severity::kWarning: return ":warning: warning";
-    case Severity::kNote: return ":information_source: note";
-  }
-  return "";
+  return by_severity<std::string_view>(severity, ":information_source: note", ":warning: warning",
+                                       ":x: error");
 }
 
 std::string plural(std::size_t n, std::string_view word) {

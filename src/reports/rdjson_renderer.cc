@@ -6,13 +6,9 @@
 namespace pt2lint {
 namespace {
 
+// reviewdog's Diagnostic Format spells severities ERROR, WARNING and INFO.
 std::string_view rd_severity(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return "ERROR";
-    case Severity::kWarning: return "WARNING";
-    case Severity::kNote: return "INFO";
-  }
-  return "UNKNOWN_SEVERITY";
+  return by_severity<std::string_view>(severity, "INFO", "WARNING", "ERROR");
 }
 
 void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f,

@@ -10,14 +10,9 @@ struct Palette {
   bool on;
   const char* bold() const { return on ? "\x1b[1m" : ""; }
   const char* reset() const { return on ? "\x1b[0m" : ""; }
+  // Cyan notes, magenta warnings, red errors, all bold.
   const char* severity(Severity s) const {
-    if (!on) return "";
-    switch (s) {
-      case Severity::kError: return "\x1b[1;31m";
-      case Severity::kWarning: return "\x1b[1;35m";
-      case Severity::kNote: return "\x1b[1;36m";
-    }
-    return "";
+    return on ? by_severity(s, "\x1b[1;36m", "\x1b[1;35m", "\x1b[1;31m") : "";
   }
 };
 

@@ -31,9 +31,16 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [ "${PHASES:-0}" = 1 ] && [ -f "$corpus/big/kv_nested_256l.pt2" ]; then
   exe=/tmp/pt2lint-phase-timings
-  ${CXX:-g++} -std=c++20 -O2 -I"$here/../.." -I"$build" "$here/phase_timings.cc" -o "$exe" \
-    "$build/libpt2lint_core.a" "$build/libpt2lint_op_table.a" "$build/libpt2lint_ir.a" \
-    -lprotobuf -lminizip -lz -lsimdjson -lfmt -pthread
+  # One static library per layer (CMakeLists.txt), listed from the top layer down so that each
+  # archive's undefined symbols are resolved by the ones after it.
+  libs=""
+  for layer in properties reports lowering contract engine diagnosis rules analysis io core support \
+               op_table ir; do
+    libs="$libs $build/libpt2lint_$layer.a"
+  done
+  # shellcheck disable=SC2086
+  ${CXX:-g++} -std=c++20 -O2 -I"$here/../../src" -I"$build" "$here/phase_timings.cc" -o "$exe" \
+    $libs -lprotobuf -lminizip -lz -lsimdjson -lfmt -pthread
   echo "== phases of kv_nested_256l (median of 15 cold processes; wall ms, CPU ms)"
   python3 - "$exe" "$corpus/big/kv_nested_256l.pt2" <<'PY'
 import collections, statistics, subprocess, sys

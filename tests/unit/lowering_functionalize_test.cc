@@ -157,6 +157,45 @@ TEST_F(ViewWrites, AViewTakenBeforeAWriteIsRegeneratedWhenReadAfterIt) {
   EXPECT_EQ(node_named(read).inputs(0).arg().as_tensor().name(), "add");
 }
 
+// `to` converting nothing returns its input, so a write to its result is a write to the buffer.
+// Whether it converted is decided with same_sizes (tensor_meta_predicates.h): a symbolic size
+// is the same size whatever hint the exporter recorded for it, and another symbol is not.
+class ToAlias : public ViewWrites {
+ protected:
+  void symbolic(const std::string& name, const std::string& expr, int hint) {
+    for (auto& entry : *graph()->mutable_tensor_values()) {
+      if (entry.key() != name) continue;
+      auto* size = entry.mutable_value()->mutable_sizes(0)->mutable_as_expr();
+      size->set_expr_str(expr);
+      size->mutable_hint()->set_as_int(hint);
+    }
+  }
+
+  // The output specs after lowering `to` then `add_` on its result, with `to`'s size `expr`.
+  std::vector<std::string> lowered_output_kinds(const std::string& expr) {
+    node("torch.ops.aten.to.dtype", "to", 4, {{"self", "b_buf"}}, {{"dtype", 7}});
+    node("torch.ops.aten.add_.Tensor", "add_", 4, {{"self", "to"}}, {{"other", 1}});
+    user_output("add_");
+    symbolic("b_buf", "s0", 4);
+    symbolic("to", expr, 8);
+    symbolic("add_", expr, 8);
+    const auto result = lowering::functionalize(program_);
+    EXPECT_TRUE(result.ok) << result.error;
+    std::vector<std::string> kinds;
+    for (const auto& spec : program_.program().graph_module().signature().output_specs())
+      kinds.push_back(spec.has_buffer_mutation() ? "buffer_mutation" : "other");
+    return kinds;
+  }
+};
+
+TEST_F(ToAlias, SameSymbolicSizeWithAnotherHintIsTheInput) {
+  EXPECT_EQ(lowered_output_kinds("s0"), (std::vector<std::string>{"buffer_mutation", "other"}));
+}
+
+TEST_F(ToAlias, AnotherSymbolIsAConversion) {
+  EXPECT_EQ(lowered_output_kinds("s1"), (std::vector<std::string>{"other"}));
+}
+
 TEST_F(ViewWrites, AWriteThroughAnUnknownViewIsRefusedNotApproximated) {
   node("torch.ops.aten.unfold.default", "unfold", 3, {{"self", "b_buf"}}, {{"dimension", 0}, {"size", 2}, {"step", 1}});
   node("torch.ops.aten.add_.Tensor", "add_", 3, {{"self", "unfold"}}, {{"other", 1}});

@@ -6,14 +6,6 @@
 
 namespace pt2lint::dataflow {
 
-std::string_view state_kind_words(std::string_view kind) {
-  if (kind == "user_input") return "user input";
-  if (kind == "tensor_constant") return "tensor constant";
-  if (kind == "custom_obj") return "custom object";
-  if (kind == "constant_input") return "constant input";
-  return kind;
-}
-
 ProgramDataflow::ProgramDataflow(const ProgramIndex& index)
     : index_(index), ops_(index), tracer_(index, ops_) {}
 

@@ -46,8 +46,5 @@ class ProgramDataflow {
   ValueTracer tracer_;
 };
 
-// "buffer", "parameter", "user input", "tensor constant".
-std::string_view state_kind_words(std::string_view kind);
-
 }  // namespace dataflow
 }  // namespace pt2lint

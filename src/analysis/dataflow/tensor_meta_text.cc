@@ -11,12 +11,6 @@ std::string sym_int_text(const ir::SymInt& size) {
   return "?";
 }
 
-bool same_sym_int(const ir::SymInt& a, const ir::SymInt& b) {
-  if (a.has_as_int() && b.has_as_int()) return a.as_int() == b.as_int();
-  if (a.has_as_expr() && b.has_as_expr()) return a.as_expr().expr_str() == b.as_expr().expr_str();
-  return false;
-}
-
 }  // namespace
 
 std::string_view dtype_name(int dtype) {
@@ -63,19 +57,6 @@ std::string device_text(const ir::Device& device) {
 
 std::string meta_text(const ir::TensorMeta& meta) {
   return fmt::format("{} {}", shape_text(meta), dtype_name(meta.dtype()));
-}
-
-bool same_sizes(const ir::TensorMeta& a, const ir::TensorMeta& b) {
-  if (a.sizes_size() != b.sizes_size()) return false;
-  for (int d = 0; d < a.sizes_size(); ++d)
-    if (!same_sym_int(a.sizes(d), b.sizes(d))) return false;
-  return true;
-}
-
-bool same_device(const ir::Device& a, const ir::Device& b) {
-  if (a.type() != b.type()) return false;
-  // An index left out means "the current device": only two explicit indices can differ.
-  return !a.has_index() || !b.has_index() || a.index() == b.index();
 }
 
 }  // namespace pt2lint::dataflow

@@ -1,4 +1,5 @@
-// Tensor metadata in words, for messages: "(1, 16, 4096) float32".
+// Tensor metadata in words, for messages: "(1, 16, 4096) float32". Comparisons of metadata
+// are in core/ir/tensor_meta_predicates.h.
 #pragma once
 
 #include <string>
@@ -12,9 +13,5 @@ std::string_view dtype_name(int dtype);  // serialized ScalarType code -> "float
 std::string shape_text(const ir::TensorMeta& meta);  // "(1, 16, s0)"
 std::string device_text(const ir::Device& device);   // "cpu", "cuda:0"
 std::string meta_text(const ir::TensorMeta& meta);   // "(1, 16, 4096) float32"
-
-// Sizes equal position by position: integers by value, symbolic sizes by expression.
-bool same_sizes(const ir::TensorMeta& a, const ir::TensorMeta& b);
-bool same_device(const ir::Device& a, const ir::Device& b);
 
 }  // namespace pt2lint::dataflow

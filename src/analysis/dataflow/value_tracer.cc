@@ -3,6 +3,7 @@
 #include "analysis/dataflow/inplace_provenance.h"
 #include "analysis/dataflow/subgraph_calls.h"
 #include "analysis/program_index.h"
+#include "core/ir/tensor_meta_predicates.h"
 
 namespace pt2lint::dataflow {
 namespace {
@@ -18,27 +19,6 @@ MayAlias may_alias_kind(std::string_view op) {
   if (op == "reshape" || op == "reshape_as" || op == "flatten" || op == "contiguous")
     return MayAlias::kLayout;
   return MayAlias::kNo;
-}
-
-bool same_device(const ir::TensorMeta& a, const ir::TensorMeta& b) {
-  return a.device().type() == b.device().type() &&
-         a.device().has_index() == b.device().has_index() &&
-         (!a.device().has_index() || a.device().index() == b.device().index());
-}
-
-// True when the strides are known and are not the row-major strides of the sizes, so a
-// reshape or contiguous() has to copy.
-bool known_non_contiguous(const ir::TensorMeta& meta) {
-  if (meta.strides_size() != meta.sizes_size()) return false;
-  std::int64_t expected = 1;
-  for (int d = meta.sizes_size() - 1; d >= 0; --d) {
-    const ir::SymInt& size = meta.sizes(d);
-    const ir::SymInt& stride = meta.strides(d);
-    if (!size.has_as_int() || !stride.has_as_int()) return false;
-    if (size.as_int() != 1 && stride.as_int() != expected) return true;
-    expected *= size.as_int();
-  }
-  return false;
 }
 
 bool bool_argument_is_true(const ir::Node& node, std::string_view name) {
@@ -84,9 +64,10 @@ bool ValueTracer::returns_input_unchanged(const ir::Node& node, const OpSchema& 
   const ir::TensorMeta* in = index_.tensor_meta(input);
   const ir::TensorMeta* out = index_.tensor_meta(output);
   if (in == nullptr || out == nullptr) return false;
-  if (in->dtype() != out->dtype() || !same_device(*in, *out)) return false;
+  if (in->dtype() != out->dtype() || !same_device(in->device(), out->device())) return false;
   if (kind == MayAlias::kConversion) return !bool_argument_is_true(node, "copy");
-  return !known_non_contiguous(*in);
+  // Known strides that are not row-major: a reshape or contiguous() has to copy.
+  return contiguity(*in) != Contiguity::kNonContiguous;
 }
 
 TraceStep ValueTracer::step(std::string_view value, bool follow_updates) {

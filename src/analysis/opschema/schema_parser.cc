@@ -102,6 +102,17 @@ class SchemaParser {
     out.record_.overload = out.keep(overload);
   }
 
+  // `(T, U, ...)` at pos_: the types of a tuple or of a container's parameters (`what`).
+  void parse_type_list(std::string_view what) {
+    ++pos_;
+    while (peek() != ')') {
+      parse_type();
+      if (peek() == ',') ++pos_;
+      else if (peek() != ')') fail("expected `,` or `)` in " + std::string(what));
+    }
+    ++pos_;
+  }
+
   // Types: a name (`Tensor`, `int`, `__torch__.torch.classes.ns.Cls`), a container with
   // parenthesized parameters (`Dict(str, Tensor)`, `Future(t)`), or a tuple `(int, int)`;
   // then any of `(alias)`, `?`, `[]`, `[N]`.
@@ -115,13 +126,7 @@ class SchemaParser {
     ParsedType type;
     skip_space();
     if (peek() == '(') {
-      ++pos_;
-      while (peek() != ')') {
-        parse_type();
-        if (peek() == ',') ++pos_;
-        else if (peek() != ')') fail("expected `,` or `)` in a tuple type");
-      }
-      ++pos_;
+      parse_type_list("a tuple type");
     } else {
       std::size_t start = pos_;
       while (pos_ < text_.size() && (is_identifier_char(text_[pos_]) || text_[pos_] == '.')) ++pos_;
@@ -132,13 +137,7 @@ class SchemaParser {
                                                          "Union", "Optional", "List", "Tuple"};
       if (std::find(std::begin(kContainers), std::end(kContainers), base) != std::end(kContainers) &&
           peek() == '(') {
-        ++pos_;
-        while (peek() != ')') {
-          parse_type();
-          if (peek() == ',') ++pos_;
-          else if (peek() != ')') fail("expected `,` or `)` in a type's parameters");
-        }
-        ++pos_;
+        parse_type_list("a type's parameters");
       }
     }
     while (true) {

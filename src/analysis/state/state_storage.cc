@@ -127,7 +127,7 @@ std::string describe_aliases(const ProgramIndex& index, std::string_view fqn) {
     std::string words = fmt::format("`{}` (saved with the program; no input spec lifts it)", alias);
     for (std::string_view kind : {"parameter", "buffer", "tensor_constant"}) {
       if (!index.input_spec_by_target(kind, alias)) continue;
-      words = fmt::format("{} `{}`", kind == "tensor_constant" ? "tensor constant" : kind, alias);
+      words = fmt::format("{} `{}`", state_kind_words(kind), alias);
       break;
     }
     names.push_back(std::move(words));

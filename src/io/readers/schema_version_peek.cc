@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include "io/readers/json_document.h"
 #include "io/readers/schema_versions.h"
 
 namespace pt2lint {
@@ -69,45 +70,39 @@ PeekedSchemaVersion parse_text_value(std::string_view s, std::size_t at) {
   return out;
 }
 
+// A schema_version value: an integer (the old form) or {"major": m, "minor": n}.
+PeekedSchemaVersion read_version(od::value value) {
+  std::int64_t number = 0;
+  if (!value.get_int64().get(number)) return {true, true, number, 0};
+  PeekedSchemaVersion out;
+  od::object version;
+  if (value.get_object().get(version)) return out;
+  const bool readable = json_reader::for_each_field(version, [&](std::string_view name, od::field& f) {
+    std::int64_t n = 0;
+    if (f.value().get_int64().get(n)) return true;
+    if (name == "major") {
+      out.major = n;
+      out.found = true;
+    } else if (name == "minor") {
+      out.minor = n;
+    }
+    return true;
+  });
+  return readable ? out : PeekedSchemaVersion{};
+}
+
 // The same, read through the document's real top-level object.
 PeekedSchemaVersion confirm(const PaddedBytes& json) {
   PeekedSchemaVersion out;
-  const std::size_t skip = json.view().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   od::parser parser;
   od::document doc;
-  if (parser.iterate(json.data() + skip, json.size() - skip, json.capacity() - skip).get(doc)) {
-    return out;
-  }
   od::object root;
-  if (doc.get_object().get(root)) return out;
-  for (auto result : root) {
-    od::field field;
-    std::string_view key;
-    if (std::move(result).get(field) || field.unescaped_key().get(key)) return out;
-    if (key != "schema_version") continue;
-    od::value value = field.value();
-    std::int64_t number = 0;
-    if (!value.get_int64().get(number)) {
-      out = {true, true, number, 0};
-      return out;
-    }
-    od::object version;
-    if (value.get_object().get(version)) return out;
-    for (auto member : version) {
-      od::field f;
-      std::string_view name;
-      std::int64_t n = 0;
-      if (std::move(member).get(f) || f.unescaped_key().get(name)) return {};
-      if (f.value().get_int64().get(n)) continue;
-      if (name == "major") {
-        out.major = n;
-        out.found = true;
-      } else if (name == "minor") {
-        out.minor = n;
-      }
-    }
-    return out;
-  }
+  if (!json_reader::open_root_object(parser, json, doc, root)) return out;
+  json_reader::for_each_field(root, [&](std::string_view key, od::field& field) {
+    if (key != "schema_version") return true;
+    out = read_version(field.value());
+    return false;
+  });
   return out;
 }
 

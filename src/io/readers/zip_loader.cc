@@ -47,32 +47,32 @@ void report_header_disagreement(const ZipArchive& zip, const ZipArchive::Member&
 // for overlapping members (loading goes on: PyTorch's reader does not check overlap).
 bool report_layout(const ZipArchive& zip, LoadContext& context) {
   const ArchiveLayoutReport layout = check_archive_layout(zip);
-  const auto others = [](const ArchiveLayoutProblem& p) {
-    return p.members <= 1 ? std::string()
-                          : fmt::format(" ({} more member{} too)", p.members - 1,
-                                        p.members == 2 ? "" : "s");
+  // One finding about the first member with the problem: `headline` names it, then says
+  // `what` is wrong and how many more members are like it.
+  const auto report = [&](const RuleInfo& rule, const ArchiveLayoutProblem& p,
+                          std::string_view headline, std::string note) {
+    const std::string others = p.members <= 1 ? std::string()
+                                              : fmt::format(" ({} more member{} too)", p.members - 1,
+                                                            p.members == 2 ? "" : "s");
+    context.reporter.report(rule, "",
+                            fmt::format("{}{}{}", fmt::format(fmt::runtime(headline), p.member->name),
+                                        p.what, others),
+                            p.member->name, {}, std::move(note));
   };
   if (layout.damage.member != nullptr) {
-    context.reporter.report(
-        kMalformedProgram, "",
-        fmt::format("the archive is damaged: member '{}' cannot be read, because {}{}",
-                    layout.damage.member->name, layout.damage.what, others(layout.damage)),
-        layout.damage.member->name, {},
-        "torch.export.load refuses such an archive (measured with PyTorch 2.11, "
-        "docs/device-measurements.md), so pt2lint checked nothing in it. Write the file again "
-        "with torch.export.save, or copy it whole: a truncated or spliced copy leaves this");
+    report(kMalformedProgram, layout.damage,
+           "the archive is damaged: member '{}' cannot be read, because ",
+           "torch.export.load refuses such an archive (measured with PyTorch 2.11, "
+           "docs/device-measurements.md), so pt2lint checked nothing in it. Write the file again "
+           "with torch.export.save, or copy it whole: a truncated or spliced copy leaves this");
     return false;
   }
   if (layout.overlap.member != nullptr) {
-    context.reporter.report(
-        kSuspiciousArchiveLayout, "",
-        fmt::format("archive member '{}' shares bytes with another: {}{}",
-                    layout.overlap.member->name, layout.overlap.what, others(layout.overlap)),
-        layout.overlap.member->name, {},
-        "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
-        "small file expand to gigabytes. PyTorch's zip reader does not check for it, and "
-        "whether the file loads depends on the bytes each member then holds; rewrite it with "
-        "torch.export.save");
+    report(kSuspiciousArchiveLayout, layout.overlap, "archive member '{}' shares bytes with another: ",
+           "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
+           "small file expand to gigabytes. PyTorch's zip reader does not check for it, and "
+           "whether the file loads depends on the bytes each member then holds; rewrite it with "
+           "torch.export.save");
   }
   return true;
 }

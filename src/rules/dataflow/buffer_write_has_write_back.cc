@@ -58,7 +58,7 @@ class BufferWriteHasWriteBack final : public Rule {
     const ProgramIndex& index = flow.index();
     dataflow::PlaceholderState state = flow.state(placeholder);
     int last = update.nodes.back();
-    std::string spec_kind = state.kind == "buffer" ? "buffer_mutation" : "user_input_mutation";
+    std::string spec_kind(mutation_spec_kind(state.kind));  // a buffer or a user input
     auto finding = emit(sink, kBufferWriteHasWriteBack, index.name(),
                         fmt::format("{} is updated by {}, but the program has no {} output for it: "
                                     "the new value is computed and thrown away",

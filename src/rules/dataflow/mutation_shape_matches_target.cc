@@ -5,6 +5,7 @@
 #include "analysis/dataflow/program_dataflow.h"
 #include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
+#include "core/ir/tensor_meta_predicates.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
 
@@ -22,9 +23,9 @@ class MutationShapeMatchesTarget final : public Rule {
       const ir::TensorMeta* target_meta = index.tensor_meta(index.placeholder_names()[target]);
       if (value_meta == nullptr || target_meta == nullptr) continue;  // value-has-metadata
       std::vector<std::string> differences;
-      if (!dataflow::same_sizes(*value_meta, *target_meta)) differences.emplace_back("shape");
+      if (!same_sizes(*value_meta, *target_meta)) differences.emplace_back("shape");
       if (value_meta->dtype() != target_meta->dtype()) differences.emplace_back("dtype");
-      if (!dataflow::same_device(value_meta->device(), target_meta->device()))
+      if (!compatible_devices(value_meta->device(), target_meta->device()))
         differences.emplace_back("device");
       if (differences.empty()) continue;
       if (!flow) flow.emplace(index);

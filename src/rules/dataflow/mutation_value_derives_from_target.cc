@@ -70,7 +70,7 @@ class MutationValueDerivesFromTarget final : public Rule {
         "match, PyTorch loads and runs the program and it silently computes the wrong state",
         flow.describe_state(target)));
     finding.fix(fmt::format("name {} `{}` as the target of output spec {}, the state `{}` updates",
-                            dataflow::state_kind_words(actual.kind), actual.target, spec_index, value));
+                            state_kind_words(actual.kind), actual.target, spec_index, value));
   }
 };
 

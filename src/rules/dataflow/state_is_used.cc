@@ -7,6 +7,7 @@
 #include "analysis/program_index.h"
 #include "analysis/state/framework_buffers.h"
 #include "analysis/state/state_use.h"
+#include "core/ir/tensor_meta_predicates.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
 
@@ -52,7 +53,7 @@ class StateIsUsed final : public Rule {
     if (const ir::TensorMeta* meta = index.tensor_meta(state.placeholder)) {
       for (const dataflow::StateWrite& constant : written_constants) {
         const ir::TensorMeta* other = index.tensor_meta(index.placeholder_names()[constant.placeholder]);
-        if (other == nullptr || !dataflow::same_sizes(*meta, *other) || other->dtype() != meta->dtype()) continue;
+        if (other == nullptr || !same_sizes(*meta, *other) || other->dtype() != meta->dtype()) continue;
         finding.note(fmt::format("tensor constant `{}` has the same {} and is written in place: the "
                                  "state this program really keeps lives there",
                                  constant.target, dataflow::meta_text(*meta)));
@@ -67,7 +68,7 @@ class StateIsUsed final : public Rule {
         "inspects it by name sees a tensor the program never touches");
     finding.fix(fmt::format("remove `{}` from the module, or make the code that should use it read or "
                             "write this {}",
-                            state.target, dataflow::state_kind_words(state.kind)));
+                            state.target, state_kind_words(state.kind)));
   }
 };
 

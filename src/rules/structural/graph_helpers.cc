@@ -17,16 +17,6 @@ std::vector<Subgraph> subgraphs_of(const ir::Node& node) {
   return found;
 }
 
-std::string_view fx_node_name(const ir::Node& node) {
-  if (node.has_name() && !node.name().empty()) return node.name();
-  std::vector<std::string_view> names;
-  for (const ir::Argument& output : node.outputs()) {
-    collect_value_names(output, names);
-    if (!names.empty()) return names.front();
-  }
-  return "";
-}
-
 GraphScope GraphScope::enter(const Subgraph& subgraph, std::string_view owner_node) const {
   GraphScope inner;
   inner.description = fmt::format(" in subgraph `{}` of node `{}`{}", subgraph.name, owner_node,

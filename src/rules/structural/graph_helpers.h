@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/ir_accessors.h"  // fx_node_name
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -22,9 +23,6 @@ struct Subgraph {
 };
 
 std::vector<Subgraph> subgraphs_of(const ir::Node& node);
-
-// The FX node name: Node.name when present, else the first value it outputs, else "".
-std::string_view fx_node_name(const ir::Node& node);
 
 // Where a finding inside a graph sits, for messages: "" at top level, else
 // " in subgraph `body_graph_0` of node `while_loop`".

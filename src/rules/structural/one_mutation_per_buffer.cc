@@ -40,13 +40,6 @@ std::vector<std::string_view> orphaned_sources(const ProgramIndex& index, std::s
   return sources;
 }
 
-// The input spec kind a mutation writes.
-std::string_view target_input_kind(const ir::OutputSpec& spec) {
-  if (spec.has_buffer_mutation()) return "buffer";
-  if (spec.has_parameter_mutation()) return "parameter";
-  return "user_input";
-}
-
 // Two mutation outputs that write different names of one storage (tied weights, one tensor
 // registered twice) with different values: the storage ends up holding whichever is copied
 // last. Writing the same value under each name is consistent and left to aliased-state-written.
@@ -111,7 +104,7 @@ void OneMutationPerBuffer::check(const ProgramIndex& index, DiagnosticSink& sink
         "so only the last write survives and the other value is silently dropped; torch's "
         "verifier counts mutations by output name and may not notice");
     std::vector<std::string_view> orphans =
-        orphaned_sources(index, value, target_input_kind(specs[i]), written);
+        orphaned_sources(index, value, mutation_target_kind(specs[i]), written);
     if (orphans.size() == 1) {
       finding
           .note(fmt::format("did you mean `{}`? the value `{}` is computed from it, and no "

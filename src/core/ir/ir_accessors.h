@@ -1,0 +1,60 @@
+// Free accessors over the IR (src/core/ir/program.proto) that need nothing but a message: the
+// value names an Argument refers to, the kinds, placeholders and targets of the InputSpec and
+// OutputSpec unions, the FX name of a node, the dialect a program declares. Every layer asks
+// these questions; the answers live here once.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "program.pb.h"
+
+namespace pt2lint {
+
+enum class Dialect { kUnknown, kTraining, kAten, kOther };
+
+std::string_view dialect_name(Dialect dialect);
+// The dialect `verifiers` (or, in older files, `dialect`) declares.
+Dialect dialect_of(const ir::ExportedProgram& program);
+
+// Every value name an Argument refers to (tensors, sym values, tokens, custom objects).
+void collect_value_names(const ir::Argument& argument, std::vector<std::string_view>& out);
+// The single value name a graph input/output Argument names, or "" for a constant.
+std::string_view argument_value_name(const ir::Argument& argument);
+
+// The FX node name: Node.name when present, else the first value it outputs, else "".
+std::string_view fx_node_name(const ir::Node& node);
+
+// Accessors over the InputSpec / OutputSpec unions.
+std::string_view input_spec_kind(const ir::InputSpec& spec);    // "buffer", "user_input", ...
+std::string_view input_spec_arg_name(const ir::InputSpec& spec);  // placeholder the spec names
+std::string_view input_spec_target(const ir::InputSpec& spec);    // FQN, or "" for user inputs
+std::string_view output_spec_kind(const ir::OutputSpec& spec);
+std::string_view output_spec_arg_name(const ir::OutputSpec& spec);  // "" for constant outputs
+std::string_view output_spec_target(const ir::OutputSpec& spec);    // "" when it has none
+bool is_mutation_output(const ir::OutputSpec& spec);  // buffer/parameter/user-input mutation
+// The input spec kind a mutation output writes: "buffer", "parameter" or "user_input".
+std::string_view mutation_target_kind(const ir::OutputSpec& spec);
+// The state a mutation spec kind writes ("buffer_mutation" -> "buffer"), and back; "" for a
+// kind that is not a mutation or a state no mutation writes.
+std::string_view mutation_state_kind(std::string_view spec_kind);
+std::string_view mutation_spec_kind(std::string_view state_kind);
+// An input spec kind in words, for messages: "buffer", "parameter", "user input",
+// "tensor constant"; other kinds as they are.
+std::string_view state_kind_words(std::string_view kind);
+
+// The graph table that holds a value's metadata (Graph.tensor_values, .sym_int_values, ...).
+enum class ValueTable : std::uint8_t { kTensor, kSymInt, kSymBool, kSymFloat };
+std::string_view value_table_name(ValueTable table);  // "tensor_values", ...
+
+// A value an Argument defines, with the table its metadata lives in.
+struct TypedValue {
+  std::string_view name;
+  ValueTable table;
+};
+// The values of an Argument that have a metadata table: tensors and symbols. Constants,
+// tokens and custom objects have none.
+void collect_typed_values(const ir::Argument& argument, std::vector<TypedValue>& out);
+
+}  // namespace pt2lint

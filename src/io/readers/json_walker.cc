@@ -1,0 +1,284 @@
+// The JSON reader's generic walk (json_walker.h): any IR message read field by field as its
+// MessageTable says (struct, single-key union, list, keyed object), with the JSON path of each
+// problem it reports and the structural errors that end the document.
+#include "io/readers/json_walker.h"
+
+#include <fmt/format.h>
+
+#include "io/readers/load_rules.h"
+
+namespace pt2lint::json_reader {
+
+std::string shown(std::string_view s, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (s.size() > limit) out += fmt::format("... ({} bytes)", s.size());
+  return out;
+}
+
+const char* type_name(const pb::FieldDescriptor* fd) {
+  switch (fd->cpp_type()) {
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+    case pb::FieldDescriptor::CPPTYPE_ENUM: return "an integer";
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+    case pb::FieldDescriptor::CPPTYPE_FLOAT: return "a number";
+    case pb::FieldDescriptor::CPPTYPE_BOOL: return "true or false";
+    case pb::FieldDescriptor::CPPTYPE_STRING: return "a string";
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE: return "an object";
+  }
+  return "a value";
+}
+
+void Walker::structural(simdjson::error_code e) {
+  if (fatal_) return;
+  fatal_ = true;
+  std::string what;
+  switch (e) {
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::UNCLOSED_STRING:
+    case simdjson::EMPTY: what = "the JSON ends before the document is complete (truncated?)"; break;
+    case simdjson::DEPTH_ERROR:
+      what = fmt::format("the JSON nests deeper than {} levels", options_.max_depth);
+      break;
+    case simdjson::UTF8_ERROR: what = "the JSON is not valid UTF-8"; break;
+    case simdjson::CAPACITY:
+    case simdjson::MEMALLOC: what = "the JSON document is too large to read"; break;
+    default: what = "the JSON is malformed"; break;
+  }
+  std::string message = what;
+  const char* location = nullptr;
+  if (have_document_ && !doc_.current_location().get(location) && location >= json_.data() &&
+      location <= json_.data() + json_.size()) {
+    message += fmt::format(" at byte {}", location - json_.data());
+  } else if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || e == simdjson::TAPE_ERROR) {
+    message += fmt::format(" at byte {}", json_.size());
+  }
+  const std::string where = path();
+  if (!where.empty()) message += fmt::format(", while reading {}", where);
+  message += fmt::format(" ({}); the rest of the document was not read",
+                         simdjson::error_message(e));
+  reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                   where);
+}
+
+inline std::string Walker::path() const {
+  std::string out;
+  for (const auto& step : steps_) {
+    switch (step.kind) {
+      case Step::kField:
+        if (!out.empty()) out += '.';
+        out += step.name;
+        break;
+      case Step::kIndex: out += fmt::format("[{}]", step.index); break;
+      case Step::kKey:
+        out += "[\"";
+        for (char c : step.name.substr(0, 200)) {
+          if (c == '"' || c == '\\') out += '\\';
+          out += c;
+        }
+        if (step.name.size() > 200) out += "...";
+        out += "\"]";
+        break;
+    }
+  }
+  return out;
+}
+
+inline bool Walker::key_of(od::field& field, std::string_view& key) {
+  if (plain_key(field, key)) return true;
+  if (auto e = field.unescaped_key().get(key)) {
+    if (check(e) && !fatal_) problem("an object key is not a valid JSON string");
+    return false;
+  }
+  return true;
+}
+
+void Walker::problem(std::string message) {
+  reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                   path());
+}
+
+std::string Walker::describe(od::value& v) {
+  od::json_type type;
+  const std::string_view token = trim(v.raw_json_token());
+  if (v.type().get(type)) return fmt::format("'{}'", shown(token));
+  switch (type) {
+    case od::json_type::object: return "an object";
+    case od::json_type::array: return "an array";
+    case od::json_type::string: return fmt::format("string {}", shown(token));
+    case od::json_type::number: return fmt::format("number {}", shown(token));
+    case od::json_type::boolean: return std::string(token.substr(0, 5));
+    case od::json_type::null: return "null";
+  }
+  return "a value";
+}
+
+void Walker::mismatch(od::value& v, std::string_view expected) {
+  problem(fmt::format("expected {}, got {}", expected, describe(v)));
+}
+
+inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable& t) {
+  switch (t.shape) {
+    case Shape::kUnion: read_union(v, m, t); return;
+    case Shape::kWrapper: read_field(v, m, t.fields[0]); return;
+    case Shape::kStruct: {
+      od::object object;
+      if (auto e = v.get_object().get(object)) {
+        if (check(e) && !fatal_) mismatch(v, fmt::format("an object ({})", t.descriptor->name()));
+        return;
+      }
+      DepthScope depth(*this);
+      if (!depth.ok()) return;
+      if (t.fast_tensor_meta && fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) {
+        return;
+      }
+      read_struct_fields(object, m, t);
+      return;
+    }
+  }
+}
+
+void Walker::read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t) {
+  std::uint64_t seen = 0;
+  const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
+    const FieldEntry* f = t.find(key);
+    if (f == nullptr) return true;  // newer writers add fields; older readers ignore them too
+    if (f->index < 64) seen |= std::uint64_t{1} << f->index;
+    PathScope scope(steps_, {Step::kField, f->name});
+    read_field(field.value(), m, *f);
+    return !fatal_;
+  });
+  if (!read) return;
+  const std::uint64_t missing = t.required_mask & ~seen;
+  if (missing == 0) return;
+  for (const auto& f : t.fields) {
+    if (f.index < 64 && (missing >> f.index & 1)) {
+      problem(fmt::format("missing required field '{}' of {}", f.name, t.descriptor->name()));
+    }
+  }
+}
+
+inline void Walker::read_union(od::value v, pb::Message& m, const MessageTable& t) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) {
+    if (check(e) && !fatal_) {
+      mismatch(v, fmt::format("a single-key object naming one {} kind ({})", t.words,
+                              t.valid_tags));
+    }
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  std::size_t count = 0;
+  std::string_view first_tag;  // points into the input or simdjson's string buffer
+  const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
+    if (++count > 1) {
+      if (count == 2) {
+        problem(fmt::format("{} holds two kinds, '{}' and '{}'; a union holds exactly one",
+                            t.descriptor->name(), shown(first_tag), shown(key)));
+      }
+      return true;
+    }
+    first_tag = key;
+    const FieldEntry* f = t.find(key);
+    if (f == nullptr) {
+      problem(fmt::format("unknown {} kind '{}'; expected one of {}", t.words, shown(key),
+                          t.valid_tags));
+      return true;
+    }
+    PathScope scope(steps_, {Step::kField, f->name});
+    read_field(field.value(), m, *f);
+    return !fatal_;
+  });
+  if (!read) return;
+  if (count == 0) {
+    problem(fmt::format("empty {} object; expected exactly one kind of {}", t.words,
+                        t.valid_tags));
+  }
+}
+
+inline void Walker::read_field(od::value v, pb::Message& m, const FieldEntry& f) {
+  if (f.as_none) {
+    // Old writers put [] here, new ones true: only the key matters.
+    put_bool(m, f, /*add=*/false, true);
+    return;
+  }
+  od::json_type type;
+  if (!v.type().get(type) && type == od::json_type::null) {
+    if (f.required || f.in_oneof) {
+      problem(fmt::format("expected {}, got null", f.fd->is_repeated() ? "a list"
+                                                                       : type_name(f.fd)));
+    }
+    return;  // null means unset
+  }
+  if (f.repeated) {
+    if (f.keyed) {
+      read_keyed(v, m, f);
+    } else {
+      read_list(v, m, f);
+    }
+    return;
+  }
+  if (f.sub != nullptr) {
+    read_message(v, put_message(m, f), *f.sub);
+    return;
+  }
+  read_scalar(v, m, f, /*add=*/false);
+}
+
+inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) {
+  od::array array;
+  if (auto e = v.get_array().get(array)) {
+    if (check(e) && !fatal_) mismatch(v, "a list");
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  std::size_t i = 0;
+  for (auto result : array) {
+    od::value element;
+    if (auto e = result.get(element)) {
+      structural(e);
+      return;
+    }
+    PathScope scope(steps_, {Step::kIndex, {}, i++});
+    if (f.sub != nullptr) {
+      // Bad elements stay as empty messages so indices keep matching the JSON's.
+      read_message(element, put_message(m, f), *f.sub);
+    } else {
+      read_scalar(element, m, f, /*add=*/true);
+    }
+    if (fatal_) return;
+  }
+}
+
+inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) {
+    if (check(e) && !fatal_) {
+      mismatch(v, fmt::format("an object keyed by name ({})", f.sub->descriptor->name()));
+    }
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  for_each_key(object, [&](std::string_view key, od::field& field) {
+    pb::Message& entry = put_message(m, f);
+    put_string(entry, *f.sub->key, /*add=*/false, key);
+    PathScope scope(steps_, {Step::kKey, key});
+    read_field(field.value(), entry, *f.sub->value);
+    return !fatal_;
+  });
+}
+
+}  // namespace pt2lint::json_reader
