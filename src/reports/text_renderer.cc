@@ -86,11 +86,8 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
     }
   }
   if (options.statistics) {
-    std::map<std::pair<std::string, std::string>, std::size_t> per_rule;
-    for (const FileResult& file : report.files)
-      for (const Finding& f : file.findings) ++per_rule[{f.rule_id, f.rule_name}];
-    for (const auto& [rule, count] : per_rule)
-      out << count << '\t' << rule.first << '\t' << rule.second << '\n';
+    for (const RuleStatistic& rule : count_per_rule(report))
+      out << rule.count << '\t' << rule.rule_id << '\t' << rule.rule_name << '\n';
   }
   ReportCounts counts = count_findings(report);
   if (counts.errors + counts.warnings + counts.notes > 0 || counts.files > 1) {
