@@ -14,12 +14,12 @@
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
-#include "support/temp_file.h"
 #include "contract/loaded_programs.h"
 #include "lowering/functionalize.h"
 #include "lowering/lowered_output.h"
 #include "lowering/rename_nested.h"
 #include "lowering/self_check.h"
+#include "support/temp_file.h"
 
 namespace pt2lint {
 namespace {

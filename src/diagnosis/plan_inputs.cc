@@ -6,8 +6,8 @@
 
 #include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
+#include "analysis/state/name_suggestions.h"
 #include "diagnosis/planner.h"
-#include "rules/structural/name_suggestions.h"
 
 namespace pt2lint::diagnosis {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "analysis/program_index.h"
+#include "core/ir/treespec.h"
 #include "diagnosis/planner.h"
-#include "rules/structural/treespec.h"
 
 namespace pt2lint::diagnosis {
 

@@ -4,9 +4,9 @@
 #include <set>
 #include <sstream>
 
-#include "engine/baseline/baseline.h"
 #include "core/rule_catalogue.h"
 #include "core/rule_registry.h"
+#include "engine/baseline/baseline.h"
 #include "engine/baseline/fingerprint.h"
 
 namespace pt2lint {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "rules/structural/name_suggestions.h"
-#include "rules/structural/tensor_bytes.h"
-#include "rules/structural/treespec.h"
+#include "analysis/state/name_suggestions.h"
+#include "core/ir/tensor_bytes.h"
+#include "core/ir/treespec.h"
 
 namespace pt2lint {
 namespace {

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "analysis/program_index.h"
-#include "rules/structural/name_suggestions.h"
+#include "analysis/state/name_suggestions.h"
 
 namespace pt2lint::graph {
 namespace {

@@ -4,11 +4,11 @@
 #include <algorithm>
 
 #include "analysis/program_index.h"
+#include "analysis/state/name_suggestions.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/name_suggestions.h"
-#include "rules/structural/signature_helpers.h"
-#include "rules/structural/value_ancestry.h"
+#include "rules/common/signature_helpers.h"
+#include "rules/common/value_ancestry.h"
 
 namespace pt2lint {
 namespace {

@@ -8,8 +8,8 @@
 #include "analysis/state/state_storage.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/signature_helpers.h"
-#include "rules/structural/value_ancestry.h"
+#include "rules/common/signature_helpers.h"
+#include "rules/common/value_ancestry.h"
 
 namespace pt2lint {
 namespace {

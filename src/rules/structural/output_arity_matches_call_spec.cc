@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"
+#include "core/ir/treespec.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/signature_helpers.h"
-#include "rules/structural/treespec.h"
+#include "rules/common/signature_helpers.h"
 
 namespace pt2lint {
 namespace {

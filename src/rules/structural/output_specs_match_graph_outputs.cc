@@ -7,7 +7,7 @@
 #include "analysis/program_index.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/signature_helpers.h"
+#include "rules/common/signature_helpers.h"
 
 namespace pt2lint {
 namespace {

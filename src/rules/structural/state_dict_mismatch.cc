@@ -4,13 +4,13 @@
 #include <unordered_set>
 
 #include "analysis/program_index.h"
+#include "analysis/state/name_suggestions.h"
 #include "analysis/state/state_storage.h"
+#include "core/ir/tensor_bytes.h"
 #include "core/name_table.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/name_suggestions.h"
-#include "rules/structural/signature_helpers.h"
-#include "rules/structural/tensor_bytes.h"
+#include "rules/common/signature_helpers.h"
 
 namespace pt2lint {
 namespace {

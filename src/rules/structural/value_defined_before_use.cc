@@ -6,8 +6,8 @@
 #include "analysis/program_index.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "rules/structural/graph_helpers.h"
-#include "rules/structural/signature_helpers.h"
+#include "rules/common/graph_helpers.h"
+#include "rules/common/signature_helpers.h"
 #include "support/edit_distance.h"
 
 namespace pt2lint {

@@ -1,4 +1,4 @@
-#include "rules/structural/name_suggestions.h"
+#include "analysis/state/name_suggestions.h"
 
 #include <fmt/format.h>
 

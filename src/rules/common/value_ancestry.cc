@@ -1,4 +1,4 @@
-#include "rules/structural/value_ancestry.h"
+#include "rules/common/value_ancestry.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "rules/structural/treespec.h"
+#include "core/ir/treespec.h"
 
 #include <fmt/format.h>
 

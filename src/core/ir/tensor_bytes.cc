@@ -1,4 +1,4 @@
-#include "rules/structural/tensor_bytes.h"
+#include "core/ir/tensor_bytes.h"
 
 #include <fmt/format.h>
 

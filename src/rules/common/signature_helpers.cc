@@ -1,4 +1,4 @@
-#include "rules/structural/signature_helpers.h"
+#include "rules/common/signature_helpers.h"
 
 #include <fmt/format.h>
 

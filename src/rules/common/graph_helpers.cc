@@ -1,4 +1,4 @@
-#include "rules/structural/graph_helpers.h"
+#include "rules/common/graph_helpers.h"
 
 #include <fmt/format.h>
 
