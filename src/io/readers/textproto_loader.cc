@@ -47,11 +47,29 @@ bool parse(std::string_view text, pb::Message& message, int recursion_limit, Err
   return parser.Parse(&input, &message);
 }
 
-// The first string field (not bytes) that is not valid UTF-8, as a field path; "" when none.
-// A textproto can spell any byte with an escape ("\\235"), but the program JSON PyTorch
-// writes, and the JSON reader, hold only UTF-8: such a string is not a program torch.export
-// could have written, and it would not survive a JSON round trip (a pipeline fuzz finding).
-std::string first_invalid_utf8(const pb::Message& message) {
+// A union (a message whose fields all belong to one oneof: SymInt, Argument, OutputSpec, ...)
+// with no kind set. The JSON reader refuses `{}` for one, and the JSON writer has nothing to
+// write for it, so a textproto holding one is no program torch.export could have written.
+bool is_empty_union(const pb::Message& message) {
+  const pb::Descriptor& type = *message.GetDescriptor();
+  if (type.oneof_decl_count() != 1 || type.field_count() == 0) return false;
+  const pb::OneofDescriptor& kind = *type.oneof_decl(0);
+  return kind.field_count() == type.field_count() &&
+         !message.GetReflection()->HasOneof(message, &kind);
+}
+
+// The first field that no program JSON could hold, as a field path and what is wrong with
+// it; an empty path when there is none. Two things a textproto can spell and JSON cannot:
+// a string that is not UTF-8 (an escape such as "\\235"; the program JSON holds only UTF-8)
+// and an empty union. Both would break a JSON round trip (pipeline fuzz findings 7 and 8).
+struct Unwritable {
+  enum Problem { kNone, kNotUtf8, kEmptyUnion };
+  std::string path;
+  Problem problem = kNone;
+};
+
+Unwritable first_unwritable(const pb::Message& message) {
+  if (is_empty_union(message)) return {"", Unwritable::kEmptyUnion};
   const pb::Reflection& reflection = *message.GetReflection();
   std::vector<const pb::FieldDescriptor*> fields;
   reflection.ListFields(message, &fields);
@@ -65,15 +83,16 @@ std::string first_invalid_utf8(const pb::Message& message) {
         const std::string& text = field->is_repeated()
                                       ? reflection.GetRepeatedStringReference(message, field, i, &scratch)
                                       : reflection.GetStringReference(message, field, &scratch);
-        if (!simdjson::validate_utf8(text.data(), text.size())) return where;
+        if (!simdjson::validate_utf8(text.data(), text.size())) return {where, Unwritable::kNotUtf8};
       } else if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
         const pb::Message& child = field->is_repeated() ? reflection.GetRepeatedMessage(message, field, i)
                                                         : reflection.GetMessage(message, field);
-        if (std::string inner = first_invalid_utf8(child); !inner.empty()) return where + "." + inner;
+        if (Unwritable inner = first_unwritable(child); inner.problem != Unwritable::kNone)
+          return {inner.path.empty() ? where : where + "." + inner.path, inner.problem};
       }
     }
   }
-  return "";
+  return {};
 }
 
 }  // namespace
@@ -114,11 +133,16 @@ void load_textproto(std::string_view text, std::string_view file_name, LoadConte
       return;
     }
   }
-  if (std::string field = first_invalid_utf8(set); !field.empty()) {
-    context.reporter.report(kMalformedProgram, "",
-                            fmt::format("{}: the string `{}` is not valid UTF-8; an exported "
-                                        "program's JSON holds only UTF-8 text",
-                                        file_name, field));
+  if (Unwritable field = first_unwritable(set); field.problem != Unwritable::kNone) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        field.problem == Unwritable::kNotUtf8
+            ? fmt::format("{}: the string `{}` is not valid UTF-8; an exported program's JSON "
+                          "holds only UTF-8 text",
+                          file_name, field.path)
+            : fmt::format("{}: the union `{}` sets none of its kinds; an exported program's "
+                          "JSON gives every union exactly one kind",
+                          file_name, field.path));
     return;
   }
   for (auto& program : *set.mutable_programs()) {
