@@ -20,8 +20,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rule_table import CATALOGUE, read_catalogue  # noqa: E402  the one parser of the catalogue
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CATALOGUE = os.path.join(ROOT, "src", "core", "rule_catalogue.def")
 PHASES = {"structural": ("kStructural", "PT2"), "dataflow": ("kDataflow", "PT3")}
 # A clean program both goldens start from: a counter buffer written back, one user output.
 TEMPLATE_GOLDEN = os.path.join(ROOT, "tests", "golden", "structural", "value-names-unique",
@@ -82,10 +84,6 @@ The change to the exporting code or to the pass that produced the program.
 """
 
 
-def catalogue_ids(text):
-    return [int(m) for m in re.findall(r'"PT(\d{3})"', text)]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("phase", choices=sorted(PHASES))
@@ -98,11 +96,11 @@ def main():
         sys.exit(f"add_rule: '{args.name}' is not kebab-case")
     with open(CATALOGUE, encoding="utf-8") as f:
         catalogue = f.read()
-    if f'"{args.name}"' in catalogue:
+    rules = read_catalogue()
+    if any(rule["name"] == args.name for rule in rules):
         sys.exit(f"add_rule: a rule named '{args.name}' exists already")
     phase, prefix = PHASES[args.phase]
-    used = [i for i in catalogue_ids(catalogue) if i // 100 == int(prefix[2])]
-    rule_id = f"PT{max(used) + 1}"
+    rule_id = f"PT{max(int(r['id'][2:]) for r in rules if r['id'].startswith(prefix)) + 1}"
     cls = "".join(part.capitalize() for part in args.name.split("-"))
     snake = args.name.replace("-", "_")
     summary = args.summary.rstrip(".").replace('"', '\\"')

@@ -17,6 +17,7 @@
 #include "cli/terminal.h"
 #include "contract/loaded_programs.h"
 #include "engine/engine.h"
+#include "properties/golden_expectation.h"
 #include "properties/pipeline_properties.h"
 #include "properties/reducer.h"
 
@@ -54,19 +55,6 @@ bool pipeline_crashes(const ir::ProgramSet& set, const RuleRegistry& registry, i
   int status = 0;
   if (child < 0 || waitpid(child, &status, 0) != child) return false;
   return WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
-}
-
-// The golden runner's location key (tests/golden/run_golden.py, location_key).
-std::string location_key(const Finding& f) {
-  const Location& l = f.location;
-  if (l.input_spec) return fmt::format("input_specs[{}]", *l.input_spec);
-  if (l.output_spec) return fmt::format("output_specs[{}]", *l.output_spec);
-  if (!l.node.empty()) return "node:" + l.node;
-  if (!l.value.empty()) return "value:" + l.value;
-  if (!f.state_fqn.empty()) return "state:" + f.state_fqn;
-  if (!l.json_path.empty()) return "json:" + l.json_path;
-  if (!l.archive_member.empty()) return "member:" + l.archive_member;
-  return "-";
 }
 
 std::string what_it_keeps(const ReduceOptions& o) {
@@ -121,7 +109,7 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
                                  stats.kept);
   const std::vector<Finding> findings = check_all(reduced, registry);
   for (const Finding& f : findings)
-    text += fmt::format("# expect: {} {} {}\n", severity_name(f.severity), f.rule_name, location_key(f));
+    text += "# expect: " + properties::golden_expectation(f) + "\n";
   if (findings.empty()) text += "# expect: none\n";
   std::string body;
   google::protobuf::TextFormat::Printer printer;

@@ -89,20 +89,13 @@ def main(argv):
     if not pairs:
         print(f"no golden pairs under {' '.join(paths)}", file=sys.stderr)
         return 1
-    failed = 0
-    for after in pairs:
-        try:
-            problems = (check_pair(tool, after) if os.path.exists(after)
-                        else [f"error      no {os.path.basename(after)} beside its {BEFORE}"])
-        except (ValueError, RuntimeError, OSError, subprocess.TimeoutExpired) as error:
-            problems = [f"error      {error}"]
-        status = "ok  " if not problems else "FAIL"
-        print(f"{status} {after[:-len(AFTER)]}")
-        for problem in problems:
-            print(f"       {problem}")
-        failed += bool(problems)
-    print(f"{len(pairs) - failed}/{len(pairs)} golden pairs pass")
-    return 1 if failed else 0
+
+    def check(after):
+        if not os.path.exists(after):
+            return [f"error      no {os.path.basename(after)} beside its {BEFORE}"]
+        return check_pair(tool, after)
+
+    return run_golden.run_all(pairs, check, lambda after: after[:-len(AFTER)], "pairs")
 
 
 if __name__ == "__main__":

@@ -130,6 +130,23 @@ def golden_files(paths):
                     yield full
 
 
+def run_all(goldens, check, name_of, noun):
+    """Checks every golden with check(golden) -> list of problems, prints one line per golden
+    (named by name_of) and its problems, then a summary; returns the exit status."""
+    failed = 0
+    for golden in goldens:
+        try:
+            problems = check(golden)
+        except (ValueError, RuntimeError, OSError, subprocess.TimeoutExpired) as error:
+            problems = [f"error      {error}"]
+        print(f"{'ok  ' if not problems else 'FAIL'} {name_of(golden)}")
+        for problem in problems:
+            print(f"       {problem}")
+        failed += bool(problems)
+    print(f"{len(goldens) - failed}/{len(goldens)} golden {noun} pass")
+    return 1 if failed else 0
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -139,19 +156,7 @@ def main(argv):
     if not files:
         print(f"no golden files under {' '.join(paths)}", file=sys.stderr)
         return 1
-    failed = 0
-    for path in files:
-        try:
-            problems = check_file(tool, path)
-        except (ValueError, RuntimeError, subprocess.TimeoutExpired) as error:
-            problems = [f"error      {error}"]
-        status = "ok  " if not problems else "FAIL"
-        print(f"{status} {path}")
-        for problem in problems:
-            print(f"       {problem}")
-        failed += bool(problems)
-    print(f"{len(files) - failed}/{len(files)} golden files pass")
-    return 1 if failed else 0
+    return run_all(files, lambda path: check_file(tool, path), lambda path: path, "files")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@
 
 #include "core/rule_registry.h"
 #include "engine/run.h"
+#include "properties/golden_expectation.h"
 #include "reports/renderer.h"
 
 namespace pt2lint {
@@ -41,19 +42,6 @@ RunOptions options_for(std::vector<std::string> paths) {
   return options;
 }
 
-// The golden runner's key for a finding (tests/golden/run_golden.py, location_key).
-std::string location_key(const Finding& f) {
-  const Location& l = f.location;
-  if (l.input_spec) return fmt::format("input_specs[{}]", *l.input_spec);
-  if (l.output_spec) return fmt::format("output_specs[{}]", *l.output_spec);
-  if (!l.node.empty()) return "node:" + l.node;
-  if (!l.value.empty()) return "value:" + l.value;
-  if (!f.state_fqn.empty()) return "state:" + f.state_fqn;
-  if (!l.json_path.empty()) return "json:" + l.json_path;
-  if (!l.archive_member.empty()) return "member:" + l.archive_member;
-  return "-";
-}
-
 // The "# expect: SEVERITY RULE LOCATION" lines of a golden, sorted; none for "# expect: none".
 std::vector<std::string> expected_findings(const fs::path& golden) {
   std::vector<std::string> expected;
@@ -69,7 +57,7 @@ std::vector<std::string> expected_findings(const fs::path& golden) {
 std::vector<std::string> actual_findings(const FileResult& file) {
   std::vector<std::string> actual;
   for (const Finding& f : file.findings)
-    actual.push_back(fmt::format("{} {} {}", severity_name(f.severity), f.rule_name, location_key(f)));
+    actual.push_back(properties::golden_expectation(f));
   std::sort(actual.begin(), actual.end());
   return actual;
 }
