@@ -77,7 +77,7 @@ InFlightFinding& InFlightFinding::note(std::string text) {
   return *this;
 }
 InFlightFinding& InFlightFinding::fix(std::string description, std::string replacement) {
-  finding_.fix = SuggestedFix{std::move(description), std::move(replacement)};
+  finding_.fix = SuggestedFix{std::move(description), std::move(replacement), {}};
   return *this;
 }
 

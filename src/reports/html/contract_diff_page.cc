@@ -52,7 +52,7 @@ void write_program(const ProgramContract* before, const ProgramContract* after, 
     const auto [b, a] = pair;
     const bool same = b != nullptr && a != nullptr && b->kind == a->kind && b->state == a->state &&
                       b->value == a->value &&
-                      (b->base == a->base || renames.count(b->base) && renames.at(b->base) == a->base);
+                      (b->base == a->base || (renames.count(b->base) && renames.at(b->base) == a->base));
     const char* verdict = same ? "kept" : b == nullptr ? "write-back added" : a == nullptr ? "write-back lost" : "changed";
     const char* style = same ? "" : b == nullptr ? "diff-added" : a == nullptr ? "diff-lost" : "diff-changed";
     std::string shown = escape(target);
