@@ -27,6 +27,9 @@ struct MutationSummary {
   // The other names of the written storage (tied weights, one tensor registered twice):
   // each sees the write (src/analysis/state/state_storage.h). Empty for most state.
   std::vector<std::string> aliases;
+  // mutations only: whether the program reads the state's old value
+  // (src/analysis/state/initial_state.h): "depends", "overwritten", "undecided".
+  std::string initial_value;
 };
 
 struct ProgramSummary {
