@@ -23,7 +23,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTHON ?= /usr/bin/python3
 PYTHON_TESTS = PT2LINT_BUILD_DIR=$(abspath $(BUILD)) $(PYTHON) -m pytest python/tests -q -p no:cacheprovider
 
-.PHONY: all deps test-deps build build-asan demo test test-fast fuzz bench clean wheel python-test device-bundle
+FORMAT_BASE ?= main
+
+.PHONY: format all deps test-deps build build-asan demo test test-fast fuzz bench clean wheel python-test device-bundle
 
 all: build
 
@@ -121,3 +123,8 @@ test-fast: build test-deps
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) dist
+
+# Formats only the lines changed since FORMAT_BASE (.clang-format says why not whole files).
+format:
+	git clang-format $(FORMAT_BASE) -- src tests
+
