@@ -262,6 +262,19 @@ std::optional<Site> site_of(const ProgramIndex& index, const SymbolFacts& facts,
     if (p < 0) return std::nullopt;
     const std::string positions = op.starts_with("aten.index_copy") ? tensor_argument(node, "index") : "";
     Site site{n, p, int_argument(node, "dim", 0), unknown(), unknown(), {}};
+    // Positions made by arange(start, end) (step 1) are the range [start, end).
+    if (const std::optional<ValueDef> made = index.definition(positions); made && made->node >= 0) {
+      const ir::Node& range = graph.nodes(made->node);
+      const std::string_view range_op = op_of(range);
+      const bool unit_step = range_op != "aten.arange.start_step" || facts.argument(range, "step", 1).constant == 1;
+      if ((range_op == "aten.arange.default" || range_op == "aten.arange.start" ||
+           range_op == "aten.arange.start_step") &&
+          unit_step && !facts.argument(range, "step", 1).symbolic()) {
+        site.start = range_op == "aten.arange.default" ? constant(0) : facts.argument(range, "start", 0);
+        site.end = facts.argument(range, "end", std::nullopt);
+        return site;
+      }
+    }
     site.undecidable = positions.empty()
         ? "it is written at tensor indices, whose values torch.export records no range for"
         : fmt::format("it is written at the positions held by tensor `{}`, whose values torch.export records no "

@@ -1,14 +1,12 @@
 // PT322 (error): a norm's running statistics against the training flag of the norm ops that
-// use them. Two defects, both silent at run time:
-// - statistics written back (running_mean, running_var, num_batches_tracked) while every norm
-//   that uses them runs in eval mode: a pass flipped the mode and kept the write-backs, or
-//   run_decompositions re-added the counter's update (executorch#19980); the exported program
-//   then updates state the eager model in that mode leaves alone;
-// - a functional training-mode norm whose statistics are tensor constants: the updated
-//   statistics it computes have nowhere to go, so the "training" program never learns them.
-//   (An in-place write to a constant is constants-are-not-written's finding.)
+// use them: statistics written back (running_mean, running_var, num_batches_tracked) while every
+// norm that uses them runs in eval mode. A pass flipped the mode and kept the write-backs, or a
+// decomposition re-added the counter's update (executorch#19980): the program loads, runs, and
+// updates state the eager model in that mode leaves alone. (A training-mode norm whose statistics
+// are tensor constants writes those constants: constants-are-not-written's finding.)
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,19 +26,18 @@ struct NormOp {
   std::string_view op;        // "aten.batch_norm"
   std::string_view mode_arg;  // the bool argument that enables training; "" when fixed
   bool fixed_training;        // the mode when mode_arg is ""
-  bool functional;            // returns the updated statistics instead of writing them
 };
 constexpr NormOp kNormOps[] = {
-    {"aten.batch_norm", "training", false, false},
-    {"aten.native_batch_norm", "training", false, false},
-    {"aten._native_batch_norm_legit", "training", false, false},
-    {"aten._native_batch_norm_legit_functional", "training", false, true},
-    {"aten._native_batch_norm_legit_no_training", "", false, true},
-    {"aten._batch_norm_with_update", "", true, false},
-    {"aten._batch_norm_with_update_functional", "", true, true},
-    {"aten._batch_norm_no_update", "", false, true},
-    {"aten.cudnn_batch_norm", "training", false, true},
-    {"aten.miopen_batch_norm", "training", false, true},
+    {"aten.batch_norm", "training", false},
+    {"aten.native_batch_norm", "training", false},
+    {"aten._native_batch_norm_legit", "training", false},
+    {"aten._native_batch_norm_legit_functional", "training", false},
+    {"aten._native_batch_norm_legit_no_training", "", false},
+    {"aten._batch_norm_with_update", "", true},
+    {"aten._batch_norm_with_update_functional", "", true},
+    {"aten._batch_norm_no_update", "", false},
+    {"aten.cudnn_batch_norm", "training", false},
+    {"aten.miopen_batch_norm", "training", false},
 };
 
 // "torch.ops.aten.batch_norm.default" -> "aten.batch_norm".
@@ -90,24 +87,23 @@ class NormStatsMatchTrainingMode final : public Rule {
   const RuleInfo& info() const override { return kNormStatsMatchTrainingMode; }
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
+    const ir::Graph& graph = index.graph();
+    // Most programs have no batch norm: they pay for one scan of the targets, nothing more.
+    if (std::none_of(graph.nodes().begin(), graph.nodes().end(),
+                     [](const ir::Node& node) { return norm_op(node.target()) != nullptr; }))
+      return;
     dataflow::ProgramDataflow flow(index);
     std::map<std::string_view, ModuleNorms> modules;  // by module FQN
-    const ir::Graph& graph = index.graph();
     for (int n = 0; n < graph.nodes_size(); ++n) {
       const ir::Node& node = graph.nodes(n);
       const NormOp* norm = norm_op(node.target());
       if (norm == nullptr) continue;
       bool training = norm->fixed_training;
       const bool literal = norm->mode_arg.empty() || node_bool(node, norm->mode_arg, training);
-      bool constant_reported = false;  // one finding per norm, for both statistics
       for (std::string_view stat : {"running_mean", "running_var"}) {
         const int p = argument_placeholder(index, node, stat);
         if (p < 0) continue;
         const dataflow::PlaceholderState state = flow.state(p);
-        if (state.kind == "tensor_constant" && literal && training && norm->functional && !constant_reported) {
-          report_constant_stats(index, flow, sink, n, p);
-          constant_reported = true;
-        }
         if (state.kind != "buffer") continue;
         ModuleNorms& module = modules[module_of(state.target)];
         if (module.first_node < 0) module.first_node = n;
@@ -179,21 +175,6 @@ class NormStatsMatchTrainingMode final : public Rule {
                          "model.eval() before export and drop the write-backs of `{}`; for "
                          "training keep the norm's training flag true",
                          module));
-  }
-
-  static void report_constant_stats(const ProgramIndex& index, dataflow::ProgramDataflow& flow,
-                                    DiagnosticSink& sink, int node, int placeholder) {
-    const dataflow::PlaceholderState state = flow.state(placeholder);
-    emit(sink, kNormStatsMatchTrainingMode, index.name(),
-         fmt::format("{} runs in training mode, but its running statistics are {}: the updated "
-                     "statistics it computes are never written anywhere",
-                     flow.describe_node(node), flow.describe_state(placeholder)))
-        .at_node(std::string(index.node_name(node)))
-        .state(std::string(state.target))
-        .note("tensor constants have no write-back, so a training step leaves the statistics at "
-              "their initial values: the trained model normalizes with stale statistics")
-        .fix("register the statistics as buffers (register_buffer) so that export lifts them as "
-             "buffers and writes them back, or run the norm in eval mode");
   }
 };
 

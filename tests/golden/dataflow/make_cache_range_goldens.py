@@ -91,6 +91,27 @@ def program(dialect, u0_max, cap=None, fixed=False):
     return t + "    }\n  }\n}\n"
 
 
+def tensor_positions():
+    """transformers-style: index_copy_(k_cache, 1, pos, x) at a user input `pos` (TRAINING)."""
+    nodes = node("torch.ops.aten.index_copy_.default", "index_copy_",
+                 [("self", T("b_k_cache")), ("dim", I(1)), ("index", T("pos")), ("source", T("x"))], [T("index_copy_")])
+    nodes += node("torch.ops.aten.sum.dim_IntList", "sum_1", [("self", T("b_k_cache")), ("dim", "as_ints { items: 1 }")],
+                  [T("sum_1")])
+    values = {"b_k_cache": (F32, 1, 16, 4), "x": (F32, 1, 2, 4), "pos": (I64, 2), "index_copy_": (F32, 1, 16, 4),
+              "sum_1": (F32, 1, 4)}
+    t = ('name: "model"\nprogram {\n  schema_version { major: 8 minor: 17 }\n  verifiers: "TRAINING"\n'
+         "  graph_module {\n    graph {\n")
+    t += "".join(f'      inputs {{ as_tensor {{ name: "{i}" }} }}\n' for i in ("b_k_cache", "x", "pos"))
+    t += nodes + '      outputs { as_tensor { name: "sum_1" } }\n'
+    t += "".join(tv(k, *v) for k, v in values.items())
+    t += "    }\n    signature {\n"
+    t += '      input_specs { buffer { arg { name: "b_k_cache" } buffer_name: "k_cache" persistent: true } }\n'
+    t += '      input_specs { user_input { arg { as_tensor { name: "x" } } } }\n'
+    t += '      input_specs { user_input { arg { as_tensor { name: "pos" } } } }\n'
+    t += '      output_specs { user_output { arg { as_tensor { name: "sum_1" } } } }\n'
+    return t + "    }\n  }\n}\n"
+
+
 CASES = {
     "cache-write-in-bounds": {
         "bad_position_range_past_extent.aten": (
@@ -103,6 +124,10 @@ CASES = {
                               [], program("ATEN", 14)),
         "good_fixed_positions.aten": ("A static prefill written at [0, 2): nothing symbolic.", [],
                                       program("ATEN", 14, fixed=True)),
+        "good_tensor_positions_undecidable": (
+            "Written at the positions a user input tensor holds (transformers' cache_position): undecidable,\n"
+            "# never clean and never a finding; `check --verbose` says why (ctest cache_range_undecidable_verbose).",
+            [], tensor_positions()),
     },
     "cache-capacity-reachable": {
         "bad_capped_by_assertion.aten": (

@@ -126,11 +126,6 @@ CASES = {
         "TRAINING dialect: the norm runs in eval mode, but num_batches_tracked is still incremented (a pass\n"
         "# flipped the mode, or a decomposition re-added the counter's update: executorch#19980).",
         ["error norm-stats-match-training-mode node:batch_norm"], training_ir(False, count=True)),
-    "bad_training_stats_in_constants.aten": (
-        "A training-mode functional norm whose running statistics are tensor constants: the updated\n"
-        "# statistics it returns are dropped.",
-        ["error norm-stats-match-training-mode node:_native_batch_norm_legit_functional"],
-        functional(True, stats_kind="constant")),
     "good_train.aten": ("BatchNorm in train mode after run_decompositions: three write-backs.", [], functional(True)),
     "good_train": ("BatchNorm in train mode, TRAINING dialect: batch_norm(training=True) and the counter's add_.",
                    [], training_ir(True, count=True)),
