@@ -92,7 +92,9 @@ test: build build-asan test-deps
 
 # dist/pt2lint-0.1.0-py3-none-manylinux_<glibc floor>_x86_64.whl, built offline.
 wheel: build
-	python/tools/build_wheel.sh $(BUILD) dist
+	$(PYTHON) python/tools/ensure_wheel.py $(BUILD) $(BUILD)/wheel .
+	mkdir -p dist && rm -f dist/pt2lint-*.whl && cp $(BUILD)/wheel/pt2lint-*.whl dist/
+	@ls dist/pt2lint-*.whl
 
 # The Python suite alone: it builds the wheel and installs it into a fresh venv itself.
 python-test: build

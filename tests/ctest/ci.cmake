@@ -7,7 +7,7 @@ set(PT2LINT_CI_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/ci)
 set(PT2LINT_WHEEL_DIR ${CMAKE_BINARY_DIR}/wheel)
 
 add_test(NAME packaging_wheel
-  COMMAND ${Python3_EXECUTABLE} ${PT2LINT_CI_TESTS}/ensure_wheel.py
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/python/tools/ensure_wheel.py
           $<TARGET_FILE_DIR:pt2lint> ${PT2LINT_WHEEL_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(packaging_wheel PROPERTIES FIXTURES_SETUP pt2lint_wheel)
 

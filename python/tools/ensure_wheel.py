@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The wheel the packaging and CI tests install: python/tools/build_wheel.sh builds it into
-OUT_DIR (as `make wheel` does into dist/), unless OUT_DIR already holds one newer than the
-binary and every file of the package. A fixture of the tests that need it (ctest -L packaging).
+"""The one wheel of a build: python/tools/build_wheel.sh builds it into OUT_DIR, unless OUT_DIR
+already holds one newer than the binary and every file of the package. `make wheel` (which
+copies it to dist/) and the packaging_wheel fixture of the CI tests (ctest -L packaging)
+both call it on BUILD/wheel, so they share the wheel.
 
 usage: ensure_wheel.py BUILD_DIR OUT_DIR SOURCE_DIR"""
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 def newest_input(build, source):
     inputs = [build / "pt2lint", source / "LICENSE"]
     inputs += [p for p in (source / "python").rglob("*")
-               if p.is_file() and "tests" not in p.parts and "__pycache__" not in p.parts]
+               if p.is_file() and not {"tests", "__pycache__"} & set(p.relative_to(source).parts)]
     return max(p.stat().st_mtime for p in inputs)
 
 
