@@ -65,17 +65,26 @@ class Budget {
   std::string text_;
 };
 
-std::string entry_row(const FileResult& file, const Finding& f, const RenderOptions& options) {
+// The finding's words for one table cell: with its notes when the report has room for every
+// entry with notes, else without (the message, the fix and the grouping stay).
+std::string entry_text(const FileResult& file, const Finding& f, bool with_notes) {
+  if (with_notes) return review_message(file, f, "\n");
+  Finding bare = f;
+  bare.notes.clear();
+  return review_message(file, bare, "\n");
+}
+
+std::string entry_row(const FileResult& file, const Finding& f, const RenderOptions& options,
+                      bool with_notes) {
   FindingAnchor anchor = anchor_finding(file, f, options.source_root);
-  std::string where = "`" + cell(anchor.artifact) + "`";
-  if (anchor.source)
-    where += "<br>`" + cell(anchor.source->path) + ":" + std::to_string(anchor.source->line) + "`";
-  const std::string rule = f.rule_id + ' ' + f.rule_name;
+  std::string where = fmt::format("`{}`", cell(anchor.artifact));
+  if (anchor.source) where += fmt::format("<br>`{}:{}`", cell(anchor.source->path), anchor.source->line);
+  const std::string rule = fmt::format("{} {}", f.rule_id, f.rule_name);
   const std::string uri = rule_help_uri(options.docs_url, f.rule_name);
   return fmt::format("| {}{} | {} | {} | {} | {} |\n", badge(f.severity),
-                     f.baselined ? " (baseline)" : "", uri.empty() ? rule : "[" + rule + "](" + uri + ")",
+                     f.baselined ? " (baseline)" : "", uri.empty() ? rule : fmt::format("[{}]({})", rule, uri),
                      where, cell(f.program),
-                     cell(clip(review_message(file, f, "\n"), kMaxMarkdownMessage)));
+                     cell(clip(entry_text(file, f, with_notes), kMaxMarkdownMessage)));
 }
 
 std::string picture_block(const FileResult& file, const Finding& f, std::size_t number) {
@@ -88,13 +97,52 @@ std::string picture_block(const FileResult& file, const Finding& f, std::size_t 
 // The findings an entry stands for: itself and, for a primary, the findings it explains.
 std::size_t represented(const Finding& f) { return 1 + f.related.size(); }
 
+// Room kept for the line that says the notes were left out.
+constexpr std::size_t kNotesLineReserve = 128;
+
+struct EntryTable {
+  std::string text;
+  std::size_t shown = 0;  // findings represented: entries and the findings they explain
+  bool full = false;      // an entry did not fit
+  bool notes = true;
+};
+
+EntryTable entry_table(const RunReport& report, const RenderOptions& options, std::size_t room,
+                       bool with_notes) {
+  EntryTable table;
+  table.notes = with_notes;
+  Budget md(room);
+  for (Severity severity : {Severity::kError, Severity::kWarning, Severity::kNote}) {
+    bool section_open = false;
+    for (const FileResult& file : report.files) {
+      for (const Finding& f : file.findings) {
+        if (table.full || f.severity != severity || !shown_once_per_cause(f)) continue;
+        std::string row = entry_row(file, f, options, with_notes);
+        if (!section_open) {
+          row = fmt::format("\n### {}\n\n| Severity | Rule | File | Program | Finding |\n|---|---|---|---|---|\n",
+                            section_title(severity)) + row;
+        }
+        if (!md.add(row)) {
+          table.full = true;
+          continue;
+        }
+        section_open = true;
+        table.shown += represented(f);
+      }
+    }
+  }
+  if (!with_notes && !md.text().empty())
+    table.text = "\nNotes are left out here to fit GitHub's limit; the full report has them.\n";
+  table.text += md.text();
+  return table;
+}
+
 }  // namespace
 
 void write_markdown_report(const RunReport& report, const RenderOptions& options,
                            std::ostream& out) {
   ReportCounts counts = count_findings(report);
   const std::size_t total = counts.errors + counts.warnings + counts.notes;
-  Budget md(kMaxMarkdownChars - kMarkdownClosingReserve);
   std::size_t entries = 0;
   std::map<std::pair<std::string, std::string>, std::size_t> per_rule;
   for (const FileResult& file : report.files) {
@@ -119,31 +167,21 @@ void write_markdown_report(const RunReport& report, const RenderOptions& options
   head += "\n| Rule | Findings |\n|---|---|\n";
   for (const auto& [rule, count] : per_rule)
     head += fmt::format("| {} {} | {} |\n", rule.first, rule.second, count);
-  md.add(head);
 
   // Entries by severity, most severe first, each in report order; once one does not fit,
-  // neither does anything after it.
-  std::size_t shown = 0;
-  bool full = false;
-  for (Severity severity : {Severity::kError, Severity::kWarning, Severity::kNote}) {
-    bool section_open = false;
-    for (const FileResult& file : report.files) {
-      for (const Finding& f : file.findings) {
-        if (full || f.severity != severity || !shown_once_per_cause(f)) continue;
-        std::string row = entry_row(file, f, options);
-        if (!section_open) {
-          row = fmt::format("\n### {}\n\n| Severity | Rule | File | Program | Finding |\n|---|---|---|---|---|\n",
-                            section_title(severity)) + row;
-        }
-        if (!md.add(row)) {
-          full = true;
-          continue;
-        }
-        section_open = true;
-        shown += represented(f);
-      }
-    }
+  // neither does anything after it. Notes are dropped from every entry when keeping them
+  // would leave entries out.
+  Budget md(kMaxMarkdownChars - kMarkdownClosingReserve);
+  md.add(head);
+  std::size_t room = kMaxMarkdownChars - kMarkdownClosingReserve - md.text().size() - kNotesLineReserve;
+  EntryTable table = entry_table(report, options, room, /*with_notes=*/true);
+  if (table.full) {
+    EntryTable bare = entry_table(report, options, room, /*with_notes=*/false);
+    if (bare.shown > table.shown) table = std::move(bare);
   }
+  md.add(table.text);
+  const bool full = table.full;
+  const std::size_t shown = table.shown;
 
   // Pictures of the primaries that were shown, while they fit.
   std::size_t drawn = 0, drawable = 0;
