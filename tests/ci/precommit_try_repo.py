@@ -59,7 +59,7 @@ def main():
             failures.append(f"defective file: exit {broken.returncode}, expected 1 with the report\n"
                             f"{broken.stdout}{broken.stderr}")
         (user / "pyproject.toml").write_text(
-            '[tool.pt2lint.per-file-ignores]\n"models/broken.pt2" = ["mutation-target-resolves"]\n')
+            '[tool.pt2lint.per-file-ignores]\n"models/broken.pt2" = ["PT2", "PT3"]\n')
         configured = hook("models/clean.pt2", "models/broken.pt2")
         if configured.returncode != 0:
             failures.append(f"[tool.pt2lint] per-file-ignores not honoured: exit {configured.returncode}\n"
