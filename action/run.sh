@@ -28,8 +28,9 @@ read -r -a path_list <<<"$paths"
 read -r -a extra_args <<<"${PT2LINT_ARGS:-}"
 read -r -a pip_args <<<"${PT2LINT_PIP_ARGS:-}"
 
+# One venv per job: a second use of the action in the same job reuses it.
 venv="${RUNNER_TEMP:-$(mktemp -d)}/pt2lint-venv"
-"$python" -m venv "$venv"
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 echo "::group::Install pt2lint ($wheel)"
 "$venv/bin/python" -m pip install --disable-pip-version-check --no-input "${pip_args[@]}" "$wheel"
 echo "::endgroup::"

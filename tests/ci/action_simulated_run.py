@@ -52,6 +52,8 @@ def main():
         shutil.copy(demo / "kv_cache_clean.pt2", workspace / "models" / "clean.pt2")
         shutil.copy(demo / "kv_cache_broken.pt2", workspace / "models" / "broken.pt2")
 
+        (work / "runner-temp").mkdir()
+
         def run_action(inputs, tag):
             (work / tag).mkdir()
             env, values = action_env(source, inputs)
@@ -62,7 +64,7 @@ def main():
                         "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace),
                         "GITHUB_OUTPUT": str(work / tag / "output"),
                         "GITHUB_STEP_SUMMARY": str(work / tag / "summary.md"),
-                        "GITHUB_ACTION_PATH": str(source), "RUNNER_TEMP": str(work / tag),
+                        "GITHUB_ACTION_PATH": str(source), "RUNNER_TEMP": str(work / "runner-temp"),
                         "PT2LINT_PYTHON": wheel_env.DEBIAN_PYTHON})
             for name in ("output", "summary.md"):
                 (work / tag / name).touch()
