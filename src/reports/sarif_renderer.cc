@@ -114,7 +114,7 @@ void write_logical_locations(JsonWriter& json, const std::string& artifact, cons
 // report's fix.edits), and the description names the command that applies them.
 void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix& fix) {
   std::string command = "pt2lint fix " + artifact + " -o " + artifact;
-  std::string text = fix.description + ". `" + command + "` applies it:";
+  std::string text = fix.description + "\nThe edits, which `" + command + "` applies:";
   for (const SignatureEdit& edit : fix.edits) text += "\n- " + describe_edit(edit);
   json.key("fixes").begin_array().begin_object();
   json.key("description").begin_object().field("text", text).end_object();
