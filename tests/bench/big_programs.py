@@ -57,7 +57,8 @@ def hyperfine(commands, runs, warmup):
     """Median, mean and min wall seconds of each command, from one hyperfine call."""
     out = "/tmp/pt2lint-bench.json"
     args = ["hyperfine", "-N", "-i", "--warmup", str(warmup), "--runs", str(runs), "--export-json", out]
-    subprocess.run(args + commands, check=True, stdout=subprocess.DEVNULL)
+    # Its warnings about outliers are about the machine's load, which the report prints.
+    subprocess.run(args + commands, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out) as f:
         return [(r["median"], r["mean"], r["min"]) for r in json.load(f)["results"]]
 
