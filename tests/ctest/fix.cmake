@@ -32,6 +32,8 @@ set(_fix_pass_sources
     ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama_clean.aten.pt2
     ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/two_caches.aten.pt2
     ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/ema_buffer.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/define_inplace.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/define_list_inplace.aten.pt2
     ${CMAKE_CURRENT_SOURCE_DIR}/data/device/subgraphs/print_effect.aten.pt2
     ${CMAKE_CURRENT_SOURCE_DIR}/data/device/subgraphs/dynamic_kv_cache.aten.pt2)
 file(GLOB _fix_device_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/device/clean/*.pt2)

@@ -9,7 +9,7 @@ W=$(mktemp -d)
 python3 -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__)" | tee "$W/versions.txt"
 ldd "$D/bin/pt2lint" 2>&1 | grep -i "not found" | tee "$W/ldd_missing.txt"
 cat /etc/os-release 2>/dev/null | head -2
-cd "$D" && PYTHONUNBUFFERED=1 timeout 240 python3 fix_on_device.py "$W" 2>&1 | tee "$W/log.txt" | grep -v '^   {' | tail -60
+cd "$D" && PYTHONUNBUFFERED=1 FIX_DEVICE_SECONDS=110 timeout 165 python3 fix_on_device.py "$W" 2>&1 | tee "$W/log.txt" | grep -v '^   {' | tail -60
 tar -C "$W" -czf "$OUT/fix_device.tar.gz" .
 cp "$W/results.json" "$W/log.txt" "$OUT/" 2>/dev/null
 ls -la "$OUT"
