@@ -34,10 +34,6 @@ struct SignatureEdit {
   std::string from{};            // the name the edit replaces (rename, set_value)
   std::optional<bool> persistent{};  // for kInputKind to a buffer
   int sequence = 0;            // order of application among all edits of the program
-  // Safe: decided by the dataflow, the layout, or every source agreeing; applied by default.
-  // Unsafe: decided only by name similarity; applied only with `fix --unsafe-fixes` (docs/fix.md).
-  bool safe = true;
-  std::string proof{};         // the evidence that decided it, in words
 };
 
 // One line in words: "retarget output_specs[3] to buffer_mutation of `k_cache`".

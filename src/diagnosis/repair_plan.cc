@@ -56,8 +56,6 @@ std::string_view proof_of(std::string_view kind) {
 void Planner::apply(RootCause& cause, SignatureEdit edit, EditLabel label) {
   edit.sequence = sequence_++;
   if (label.proof.empty()) label.proof = std::string(proof_of(cause.kind));
-  edit.safe = label.safe;  // carried with the edit into fix.edits (JSON: `safe`, `proof`)
-  edit.proof = label.proof;
   labels_[edit.sequence] = std::move(label);
   apply_edit(draft_, edit);
   cause.edits.push_back(std::move(edit));

@@ -31,8 +31,6 @@ void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   if (!edit.from.empty()) json.field("from", edit.from);
   if (edit.persistent) json.field("persistent", *edit.persistent);
   json.field("sequence", edit.sequence);
-  json.field("safe", edit.safe);
-  if (!edit.proof.empty()) json.field("proof", edit.proof);
   json.end_object();
 }
 
