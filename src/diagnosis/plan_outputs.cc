@@ -96,7 +96,7 @@ void Planner::pair_write_backs() {
   if (wrong.empty()) return;
 
   std::vector<Retarget> retargets;
-  std::vector<int> to_user, duplicates, untouched;
+  std::vector<int> to_user, duplicates, untouched, fresh;
   RootCause undefined{"undefined-write-back-value"}, unprovable{"unprovable-pairing"};
   for (int i : wrong) {
     const std::string value(slot_value(slots[i]));
@@ -120,7 +120,7 @@ void Planner::pair_write_backs() {
         retargets.push_back({i, *meant, written_name, named});
       }
     } else if (fact.origin == Origin::kFresh) {
-      to_user.push_back(i);
+      fresh.push_back(i);  // decided below, once the updates have their targets
     } else if (fact.origin == Origin::kUndefined && named &&
                !written.contains(named->placeholder) &&
                !facts_.final_update(named->placeholder).empty() &&
@@ -160,6 +160,44 @@ void Planner::pair_write_backs() {
     else
       written[named.placeholder] = i;
   }
+  // A fresh value declared a write-back may well be one: a state overwritten whole (`copy_`
+  // from a new value) has a new value that the dataflow cannot tie to it. So it stays the
+  // write-back of the state it names, unless another output writes that state or its shape or
+  // dtype is not the state's; then it is a user output, if the out_spec's leaf count says so.
+  // A fresh value naming no declared state cannot be placed.
+  for (int i : fresh) {
+    std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    if (!named) {
+      unprovable.notes.push_back(facts_.describe(slot_value(slots[i])) +
+                                 ", and its target names no declared state: which state it writes cannot be told");
+      continue;
+    }
+    auto other = written.find(named->placeholder);
+    const std::string& meta = facts_.fact(slot_value(slots[i])).meta;
+    const std::string& state_meta = facts_.fact(index_.placeholder_names()[named->placeholder]).meta;
+    const bool fits = meta.empty() || state_meta.empty() || meta == state_meta;
+    if ((other == written.end() || other->second == i) && fits) {
+      written[named->placeholder] = i;
+      continue;
+    }
+    to_user.push_back(i);
+  }
+  // User outputs that are the last update of a state no output writes back become its
+  // write-back (restore_lost_write_backs), so they do not count as user outputs.
+  int lost_returned = 0;
+  for (const OutputSlot& slot : slots) {
+    if (!is_user(slot)) continue;
+    const ValueFact& fact = facts_.fact(slot_value(slot));
+    if (fact.origin == Origin::kUpdate && !written.contains(fact.placeholder) &&
+        facts_.final_update(fact.placeholder) == fact.value)
+      ++lost_returned;
+  }
+  if (const std::optional<std::size_t> leaves = out_spec_leaves();
+      !to_user.empty() && !(leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned ==
+                                          static_cast<int>(*leaves)))
+    unprovable.notes.push_back(fmt::format(
+        "{} fresh value(s) are declared write-backs of states another output writes, and the out_spec's "
+        "leaf count does not say they are user outputs", to_user.size()));
   if (!untouched.empty())
     for (const Retarget& r : retargets)
       if (facts_.read_by_unknown_op(r.meant.placeholder))

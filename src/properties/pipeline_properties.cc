@@ -92,8 +92,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 class PropertyRun {
  public:
-  PropertyRun(const RuleRegistry& registry, std::vector<std::string>& violations)
-      : registry_(registry), violations_(violations) {}
+  PropertyRun(const RuleRegistry& registry, std::vector<std::string>& violations, int& repairs_checked)
+      : registry_(registry), violations_(violations), repairs_checked_(repairs_checked) {}
 
   // Every property of one program; returns what check reports on it.
   Checked run(const ir::Program& x) {
@@ -183,6 +183,7 @@ class PropertyRun {
     const diagnosis::ProgramRepair repair = diagnosis::repair_program(repaired, {true});
     if (!repair.refusal.empty() || repair.edits.empty()) return;
     if (check(repaired, registry_).first_error() != nullptr) return;  // fix refuses to write it
+    ++repairs_checked_;
     std::map<std::string, std::string> after;
     std::map<std::string, int> times;
     for (const ir::OutputSpec& spec : repaired.program().graph_module().signature().output_specs()) {
@@ -228,6 +229,7 @@ class PropertyRun {
 
   const RuleRegistry& registry_;
   std::vector<std::string>& violations_;
+  int& repairs_checked_;
 };
 
 }  // namespace
@@ -235,7 +237,7 @@ class PropertyRun {
 PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const RuleRegistry& registry,
                             const PipelineOptions& options) {
   PipelineResult result;
-  PropertyRun run(registry, result.violations);
+  PropertyRun run(registry, result.violations, result.repairs_checked);
   FileResult file;
   file.path = "input.textproto";
   for (const ir::Program& program : programs) {

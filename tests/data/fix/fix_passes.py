@@ -91,6 +91,8 @@ def judge(pt2lint, clean, broken, out, unsafe=False):
         reason = [l for l in fix.stderr.splitlines() if "ambiguous" in l or "out of reach" in l]
         return ("refused", reason[0][:200]) if fix.returncode == 1 and reason else ("WRONG", fix.stderr[:300])
     if not os.path.exists(out):
+        if "is clean: nothing to repair" in fix.stderr:  # check itself sees no defect: nothing was written
+            return "undetected", "check finds no error (a write the dataflow cannot tie to its state)"
         return ("WRONG", "exit 0 but nothing written: " + fix.stderr[:200])
     want, got = program_jsons(clean), program_jsons(out)
     if set(want) != set(got):
@@ -131,7 +133,8 @@ def main():
             table[fn.__name__][outcome] += 1
             wrong += outcome.endswith("WRONG")
             print(f"{outcome:9} {stem}__{fn.__name__} {detail}", flush=True)
-    kinds = ["identical", "renamed", "equivalent", "refused", "unsafe+identical", "unsafe+refused", "WRONG"]
+    kinds = ["identical", "renamed", "equivalent", "refused", "unsafe+identical", "unsafe+refused", "undetected",
+             "WRONG"]
     if markdown:
         print("\n| pass | files | " + " | ".join(kinds) + " |\n|---|---|" + "---|" * len(kinds))
     total = collections.Counter()
