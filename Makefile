@@ -11,8 +11,9 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libtorch-dev libtomlplusplus-dev python3 python3-jsonschema zip \
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
-# What only the tests need: the HTML report is checked in a real browser (tests/html).
-TEST_PACKAGES := chromium chromium-driver python3-selenium
+# What only the tests need: the HTML report is checked in a real browser (tests/html), the
+# Python API with mypy --strict (tests/python_types).
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-mypy
 
 # ccache, when installed, speeds up rebuilds; the build never needs it.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

@@ -30,6 +30,9 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
   };
   for (Finding& finding : result.findings) {
     Picture picture = finding_picture(index_of(finding.program), finding, finding_picture_title(finding));
+    // Nothing flows in a picture without an edge (a state-dict entry, a malformed file): no
+    // picture rather than an empty one.
+    if (picture.edges.empty()) continue;
     std::ostringstream out;
     if (language == PictureLanguage::kSvg) {
       write_svg(picture, out, kPageIdPrefix, /*with_markers=*/false);
