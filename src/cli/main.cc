@@ -1,4 +1,5 @@
 // pt2lint command line. Each subcommand is defined in its own file (see subcommand.h).
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -33,7 +34,7 @@ std::string did_you_mean(CLI::App& app, int argc, char** argv) {
     return hint.empty() ? std::string() : "did you mean '" + hint + "'?";
   };
   CLI::App* chosen = nullptr;
-  for (CLI::App* sub : app.get_subcommands({})) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     names.push_back(sub->get_name());
     if (sub->get_name() == first) chosen = sub;
   }

@@ -1,12 +1,15 @@
 // `pt2lint schemas FILE --missing` (or the older `schemas --missing FILE`): a template schema line for every op FILE calls that no
 // schema source knows, to fill in and pass back with --op-schemas.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "analysis/dataflow/node_ops.h"
 #include "analysis/opschema/schema_catalog.h"
+#include "analysis/program_index.h"
 #include "analysis/opschema/schema_template.h"
 #include "cli/command_output.h"
 #include "cli/op_schema_files.h"
@@ -48,14 +51,28 @@ int run_schemas(SchemasOptions options) {
       "# mark every argument the op writes as Tensor(a!) (Tensor(a!)[] for a list), and pass this file\n"
       "# with --op-schemas. Argument kinds are guessed from one call; writes are never guessed.\n",
       options.missing);
+  // The answer `check --verbose` gives (NodeOps::unknown_targets over the same schemas):
+  // ops that can take a schema line get a template, the others (Python operators, higher-order
+  // ops) a comment saying why none can be written.
   std::set<std::string> printed;
   for (const ir::Program& program : loaded.programs) {
-    for (const ir::Node& node : program.program().graph_module().graph().nodes()) {
-      auto name = opschema::parse_serialized_target(node.target());
-      if (!name || opschema::lookup_schema(*name, &known).schema) continue;
-      if (!printed.insert(node.target()).second) continue;
-      out << fmt::format("{}  # node `{}` of program `{}`\n", opschema::schema_template(node),
-                               node.name(), program.name());
+    ProgramIndex index(program);
+    index.set_op_knowledge(OpKnowledge{&known, false});
+    dataflow::NodeOps ops(index);
+    for (std::string_view target : ops.unknown_targets()) {
+      if (!printed.insert(std::string(target)).second) continue;
+      const ir::Graph& graph = program.program().graph_module().graph();
+      const auto node = std::find_if(graph.nodes().begin(), graph.nodes().end(),
+                                     [&](const ir::Node& n) { return n.target() == target; });
+      if (node == graph.nodes().end()) continue;
+      if (opschema::parse_serialized_target(target)) {
+        out << fmt::format("{}  # node `{}` of program `{}`\n", opschema::schema_template(*node), node->name(),
+                           program.name());
+      } else {
+        out << fmt::format("# {}: node `{}` of program `{}` is not a torch.ops operator; no schema line can "
+                           "describe it, and its effects are assumed unknown\n",
+                           target, node->name(), program.name());
+      }
     }
   }
   if (printed.empty()) out << "# (none: every op has a known schema)\n";
