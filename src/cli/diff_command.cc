@@ -122,6 +122,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   report.files.push_back(std::move(file));
   RenderOptions render;
   render.registry = &registry;
+  render.closing_summary = false;  // "N files checked" would miscount a comparison of two
   CommandOutput out(options.output);
   if (!out.ok()) return kExitUsage;
   if (out.to_stdout()) render.color = color_on_stdout(options.format);

@@ -18,7 +18,7 @@ void ConciseRenderer::render(const RunReport& report, const RenderOptions& optio
       }
     }
   }
-  out << closing_summary(count_findings(report)) << '\n';
+  if (options.closing_summary) out << closing_summary(count_findings(report)) << '\n';
 }
 
 }  // namespace pt2lint

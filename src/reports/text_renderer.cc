@@ -82,7 +82,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       }
     }
   }
-  out << closing_summary(count_findings(report)) << '\n';
+  if (options.closing_summary) out << closing_summary(count_findings(report)) << '\n';
 }
 
 }  // namespace pt2lint
