@@ -279,7 +279,7 @@ def case_subcommands(work):
         "explain": ["explain", "PT204"],
         "lower": ["lower", data(CUSTOM), "--op-schemas", data(CUSTOM_SCHEMAS)],
         "contract": ["contract", data(CLEAN)],
-        "diff": ["diff", data(CLEAN), data(CLEAN)],
+        "diff": ["diff", data(CLEAN), data(CLEAN), "--format", "json"],
         "schemas": ["schemas", data(CUSTOM), "--missing"],
         "fix": ["fix", data(BROKEN)],
         "graph": ["graph", data(BROKEN), "--finding", "1"],
