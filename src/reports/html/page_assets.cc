@@ -42,12 +42,13 @@ std::string_view filter_script() {
   const fileFilter = document.getElementById('file-filter');
   const groups = Array.from(document.querySelectorAll('details.file'));
   const shown = document.getElementById('shown-count');
-  // Each finding's words, read once: searching never touches the layout.
-  const words = findings.map(f => f.textContent.toLowerCase());
+  // Each finding's words, read once at the first search: loading the page pays nothing.
+  let words = null;
   function apply() {
     const rules = new Set(boxes.filter(b => b.dataset.filter === 'rule' && b.checked).map(b => b.value));
     const severities = new Set(boxes.filter(b => b.dataset.filter === 'severity' && b.checked).map(b => b.value));
     const text = search ? search.value.trim().toLowerCase() : '';
+    if (text !== '' && words === null) words = findings.map(f => f.textContent.toLowerCase());
     const file = fileFilter ? fileFilter.value : '';
     let count = 0;
     const visibleIn = new Map();
