@@ -67,6 +67,10 @@ def test_report_mirrors_the_json_contract(pkg, binary, broken_pt2):
         mirrored.pop("path")
         mirrored["location"] = {k: v for k, v in mirrored["location"].items() if v is not None}
         mirrored["fix"] = {k: v for k, v in mirrored["fix"].items() if v not in (None, [])} if mirrored["fix"] else None
+        if finding.fix is not None and finding.fix.edits:
+            mirrored["fix"]["edits"] = [edit.to_json() for edit in finding.fix.edits]
+        if mirrored.get("source"):
+            mirrored["source"] = {k: v for k, v in mirrored["source"].items() if v is not None}
         mirrored = {k: v for k, v in mirrored.items() if v is not None and not (k == "related" and v == [])}
         assert mirrored == expected
     programs = [p for file in raw["files"] for p in file["programs"]]
@@ -99,8 +103,10 @@ def test_check_error(pkg, clean_pt2, broken_pt2):
 
 
 def test_select_ignore_and_config(pkg, broken_pt2, tmp_path):
-    # Ignoring PT204 lets the dataflow rules run: they see the lost write-back (PT303).
-    assert [f.rule for f in pkg.check(broken_pt2, ignore="PT204").errors] == ["PT303"]
+    # Ignoring PT204 hides its finding, but the structure it found unsound still stops the
+    # dataflow rules: no PT303 advising an output that exists under a wrong name.
+    ignored = pkg.check(broken_pt2, ignore="PT204")
+    assert ignored.errors == [] and [p.structure_sound for p in ignored.programs] == [False]
     assert pkg.check(broken_pt2, ignore=["mutation-target-resolves", "PT303"]).ok
     assert pkg.check(broken_pt2, select=["PT1"]).ok
     assert [f.rule for f in pkg.check(broken_pt2, select="PT2").errors] == ["PT204"]
@@ -219,3 +225,37 @@ def test_archive_without_records_is_checked_with_a_note(pkg, clean_pt2):
                     out.writestr(name, marked.read(name))
     errors = pkg.check(unmarked.getvalue()).errors
     assert errors and {f.rule for f in errors} == {"PT206"}
+
+
+def test_report_is_a_typed_sequence_of_findings(pkg, broken_pt2, tmp_path):
+    report = pkg.check(broken_pt2)
+    assert len(report) == len(report.findings) == 1
+    assert list(report) == report.findings
+    with pytest.raises(TypeError, match="no truth value"):
+        bool(report)
+    finding = report.findings[0]
+    assert isinstance(finding.source, pkg.SourceLine) and finding.source.line > 0
+    for edit in finding.fix.edits:
+        assert isinstance(edit, pkg.Edit) and edit["op"] == edit.op  # the dict view of 0.1
+    counts = report.counts
+    assert (counts.errors, counts.new_errors, counts.baselined_errors) == (1, 1, 0)
+    assert counts.errors == report.summary["errors"]
+    assert report.summary["new"]["errors"] == counts.new_errors
+
+
+def test_baseline_argument(pkg, broken_pt2, tmp_path):
+    baseline = tmp_path / "baseline.json"
+    first = pkg.check(broken_pt2, baseline=baseline)  # missing: read as empty
+    assert not first.ok and first.counts.new_errors == 1
+    run_cli_args = ["check", str(broken_pt2), "--baseline", str(baseline), "--update-baseline"]
+    subprocess.run([pkg.find_pt2lint_bin(), *run_cli_args], capture_output=True, check=False)
+    accepted = pkg.check(broken_pt2, baseline=baseline)
+    assert accepted.ok and accepted.errors == []
+    assert [f.rule for f in accepted.baselined] == ["PT204"]
+    assert accepted.counts.baselined_errors == 1 and accepted.counts.errors == 1
+    assert "error (baselined):" in str(accepted)
+
+
+def test_empty_folder_is_a_usage_error(pkg, tmp_path):
+    with pytest.raises(pkg.UsageError, match="no programs found under"):
+        pkg.check(tmp_path)

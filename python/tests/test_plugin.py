@@ -36,6 +36,18 @@ def test_select_and_ignore(project):
     project.runpytest("--pt2lint", "--pt2lint-select", "PT2").assert_outcomes(passed=1, failed=1)
 
 
+def test_baseline_option(project):
+    project.runpytest("--pt2lint", "--pt2lint-baseline", "accepted.json").assert_outcomes(passed=1, failed=1)
+    import subprocess
+
+    import pt2lint
+
+    # The plugin checks each file by its absolute path, which the fingerprints hold.
+    subprocess.run([pt2lint.find_pt2lint_bin(), "check", str(project.path / "broken.pt2"), "--baseline",
+                    "accepted.json", "--update-baseline"], cwd=project.path, capture_output=True, check=False)
+    project.runpytest("--pt2lint", "--pt2lint-baseline", "accepted.json").assert_outcomes(passed=2)
+
+
 def test_config_from_pyproject(project):
     project.makepyprojecttoml('[tool.pt2lint]\nignore = ["mutation-target-resolves", "buffer-write-has-write-back"]\n')
     project.runpytest("--pt2lint").assert_outcomes(passed=2)

@@ -16,6 +16,7 @@
 #include "engine/run.h"
 #include "reports/graph/finding_pictures.h"
 #include "reports/renderer.h"
+#include "reports/run_summary.h"
 
 namespace pt2lint {
 namespace {
@@ -27,10 +28,14 @@ struct CheckOptions {
   std::string output;
   std::string shard;
   std::string source_root;
+  std::string full_report;
   bool show_mutations = false;
   bool verbose = false;
   bool statistics = false;
   bool quiet = false;
+  bool exit_zero = false;
+  std::string color = "auto";
+  std::vector<std::string> exclude;  // --exclude: replaces the config's and the defaults
 };
 
 void print_stale_baseline(const std::vector<BaselineEntry>& stale) {
@@ -51,10 +56,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
     return kExitUsage;
   }
   RunOptions& run = options.run;
-  if (run.update_baseline && run.baseline.empty()) {
-    print_error("--update-baseline needs --baseline FILE");
-    return kExitUsage;
-  }
+  if (!options.exclude.empty()) run.exclude = options.exclude;
   if (!options.shard.empty()) {
     std::optional<Shard> shard = parse_shard(options.shard);
     if (!shard) {
@@ -75,30 +77,36 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   for (const std::string& error : report.errors) print_error(error);
   if (report.stopped) return kExitUsage;
   if (!report.stale_baseline.empty() && !options.quiet) print_stale_baseline(report.stale_baseline);
+  if (!report.baseline_note.empty() && !options.quiet) std::cerr << "pt2lint: note: " << report.baseline_note << '\n';
+  // A path that yields nothing is never a silent success: a CI path with a typo fails.
+  for (const std::string& path : report.without_programs)
+    print_warning("no programs found under '" + path + "' (.pt2, program .json, .textproto)");
 
   RenderOptions render;
   render.registry = &registry;
   render.show_mutations = options.show_mutations;
   render.verbose = options.verbose;
-  render.statistics = options.statistics && options.format == "text";
+  const bool text_format = options.format == "text" || options.format == "concise";
+  render.statistics = options.statistics && text_format;
   render.source_root = options.source_root;
-  render.baseline_active = !run.baseline.empty();
+  render.full_report = options.full_report;
+  render.baseline_active = !report.baseline.empty();
   render.rule_doc = rule_doc_page;
   render.docs_url = report.docs_url;
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && options.format == "github")
     render.step_summary_path = summary;
   CommandOutput out(options.output);
   if (!out.ok()) return kExitUsage;
-  if (out.to_stdout()) render.color = color_on_stdout(options.format);
+  if (out.to_stdout()) render.color = color_on_stdout(options.format, options.color);
   // --quiet silences the text report on the terminal; a file or another format is asked for.
-  if (!out.to_stdout() || !options.quiet || options.format != "text")
+  if (!out.to_stdout() || !options.quiet || !text_format)
     renderer->render(report, render, out.stream());
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
-  if (options.statistics && options.format != "text") {
-    for (const RuleStatistic& rule : count_per_rule(report))
-      std::cerr << rule.count << '\t' << rule.rule_id << '\t' << rule.rule_name << '\n';
-  }
-  if (!report.errors.empty()) return kExitUsage;  // a path that could not be opened
+  if (options.statistics && !text_format) write_statistics(report, std::cerr);
+  if (!out.written()) return kExitUsage;
+  // A path that could not be opened, or that holds no program.
+  if (!report.errors.empty() || !report.without_programs.empty()) return kExitUsage;
+  if (options.exit_zero) return kExitClean;
   return count_findings(report).failing > 0 ? kExitFindings : kExitClean;
 }
 
@@ -138,17 +146,36 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                 "write every current finding to the --baseline file");
   cmd->add_option("--source-root", check.source_root,
                   "folder that stack-trace paths are made relative to (sarif, github, ...)");
+  cmd->add_option("--full-report", check.full_report,
+                  "markdown, github: the name of the full report (e.g. a CI artifact) that the "
+                  "bounded summary points to for the findings it leaves out");
   cmd->add_flag("--show-mutations", check.show_mutations,
                 "print each program's effective mutation set");
   cmd->add_flag("-v,--verbose", check.verbose,
                 "also list the ops pt2lint has no schema for (treated conservatively), and show "
                 "the findings folded under a root cause");
-  cmd->add_flag("--statistics", check.statistics, "print finding counts per rule");
+  cmd->add_flag("--statistics", check.statistics,
+                "print only the finding counts per rule (with severity and fixable count) and "
+                "the summary");
   add_op_schemas_option(*cmd, run.rules.op_schemas);
   cmd->add_flag("--unknown-ops-parameters", run.unknown_ops_parameters,
                 "also report parameters passed to ops of unknown schema (PT310)");
   cmd->add_flag("-q,--quiet", check.quiet,
                 "print nothing in text format, no progress line; use the exit code");
+  cmd->add_flag("--exit-zero", check.exit_zero,
+                "exit 0 even when there are error findings (usage and I/O errors still exit 2)");
+  cmd->add_option("--color", check.color, "colour the text formats: auto (terminal, NO_COLOR, "
+                                          "FORCE_COLOR), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--exclude", check.exclude,
+                  "folder walks skip these globs, instead of the config's `exclude` and the "
+                  "defaults (.git, .venv, __pycache__, ...)")
+      ->delimiter(',');
+  cmd->add_option("--extend-exclude", run.extend_exclude,
+                  "folder walks also skip these globs")
+      ->delimiter(',');
+  cmd->add_flag("--no-respect-gitignore", run.no_respect_gitignore,
+                "walk into files and folders that .gitignore hides");
   return {cmd, [&registry, options] { return run_check(registry, *options); }};
 }
 

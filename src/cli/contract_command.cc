@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"
+#include "cli/command_output.h"
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
@@ -17,6 +18,7 @@ namespace {
 struct ContractOptions {
   std::string path;
   std::string format = "text";
+  std::string output;
   std::vector<std::string> op_schemas;
 };
 
@@ -33,12 +35,14 @@ int run_contract(const ContractOptions& options) {
     programs.push_back(&program);
   }
   const std::vector<SharedStatePromise> shared = derive_shared_state(programs, OpKnowledge{&schemas, false});
+  CommandOutput out(options.output);
+  if (!out.ok()) return kExitUsage;
   if (options.format == "json") {
-    print_contracts_json(contracts, std::cout, shared);
+    print_contracts_json(contracts, out.stream(), shared);
   } else {
-    print_contracts_text(contracts, std::cout, shared);
+    print_contracts_text(contracts, out.stream(), shared);
   }
-  return kExitClean;
+  return out.written() ? kExitClean : kExitUsage;
 }
 
 }  // namespace
@@ -48,6 +52,7 @@ Subcommand add_contract_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("contract", "print the mutation contract of each program in a file");
   add_program_file(*cmd, "path", options->path);
   cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", options->output, "write the contract to FILE");
   add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [options] { return run_contract(*options); }};
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/opschema/schema_catalog.h"
 #include "analysis/program_index.h"
+#include "cli/command_output.h"
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
@@ -29,6 +30,7 @@ struct DiffOptions {
   std::string after;
   std::string rename;
   std::string format = "text";
+  std::string output;
   std::vector<std::string> op_schemas;
 };
 
@@ -76,7 +78,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   if (!load_side(options.before, before) || !load_side(options.after, after)) return kExitUsage;
 
   opschema::SchemaCatalog schemas;
-  if (!build_op_schemas(options, before, after, schemas, options.format == "text" ? std::cout : std::cerr))
+  if (!build_op_schemas(options, before, after, schemas, options.format == "text" && options.output.empty() ? std::cout : std::cerr))
     return kExitUsage;
   const OpKnowledge knowledge{&schemas, false};
   std::vector<ProgramContract> before_contracts, after_contracts;
@@ -120,14 +122,18 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   report.files.push_back(std::move(file));
   RenderOptions render;
   render.registry = &registry;
-  render.color = color_on_stdout(options.format);
+  render.closing_summary = false;  // "N files checked" would miscount a comparison of two
+  CommandOutput out(options.output);
+  if (!out.ok()) return kExitUsage;
+  if (out.to_stdout()) render.color = color_on_stdout(options.format);
   if (options.format == "html") {
     html::write_contract_diff_page({options.before, options.after, &before_contracts, &after_contracts,
                                     renames_for, &report.files.front().findings},
-                                   render, std::cout);
+                                   render, out.stream());
   } else {
-    renderer->render(report, render, std::cout);
+    renderer->render(report, render, out.stream());
   }
+  if (!out.written()) return kExitUsage;
   return broken ? kExitFindings : undecidable ? kExitUndecidable : kExitClean;
 }
 
@@ -142,6 +148,7 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--rename", options->rename,
                   "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
+  cmd->add_option("-o,--output", options->output, "write the report to FILE");
   add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};
 }

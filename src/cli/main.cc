@@ -1,11 +1,58 @@
 // pt2lint command line. Each subcommand is defined in its own file (see subcommand.h).
+#include <algorithm>
 #include <cstdlib>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/huge_page_heap.h"
 #include "cli/subcommand.h"
 #include "core/rule_registry.h"
+#include "support/edit_distance.h"
+
+namespace pt2lint {
+namespace {
+
+// A repeatable option takes one value per occurrence: `lower --op-schemas F IN -o OUT` reads
+// F as the schemas and IN as the input, never both as schema files.
+void one_value_per_occurrence(CLI::App& command) {
+  for (CLI::Option* option : command.get_options()) {
+    if (option->nonpositional() && option->get_allow_extra_args()) option->allow_extra_args(false);
+  }
+}
+
+// "did you mean 'check'?" for a misspelt subcommand, "did you mean '--select'?" for a
+// misspelt long option of the chosen one; "" when nothing is close.
+std::string did_you_mean(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return {};
+  const std::string first = argv[1];
+  std::vector<std::string> names;
+  std::vector<std::string_view> views;
+  auto suggest = [&](const std::string& word) {
+    views.assign(names.begin(), names.end());
+    std::string hint = closest_match(word, views);
+    return hint.empty() ? std::string() : "did you mean '" + hint + "'?";
+  };
+  CLI::App* chosen = nullptr;
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    names.push_back(sub->get_name());
+    if (sub->get_name() == first) chosen = sub;
+  }
+  if (chosen == nullptr) return first.starts_with("-") ? std::string() : suggest(first);
+  names.clear();
+  for (const CLI::Option* option : chosen->get_options())
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  for (int i = 2; i < argc; ++i) {
+    std::string word = argv[i];
+    if (!word.starts_with("--") || word == "--") continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(names.begin(), names.end(), word) == names.end()) return suggest(word);
+  }
+  return {};
+}
+
+}  // namespace
+}  // namespace pt2lint
 
 int main(int argc, char** argv) {
   using namespace pt2lint;
@@ -28,12 +75,19 @@ int main(int argc, char** argv) {
       add_fix_command(app, registry),
       add_graph_command(app, registry),
       add_reduce_command(app, registry),
+      add_config_command(app, registry),
   };
+  for (const Subcommand& subcommand : subcommands) one_value_per_occurrence(*subcommand.command);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error) == 0 ? kExitClean : kExitUsage;
+    const int status = app.exit(error);
+    if (status != 0) {
+      if (std::string hint = did_you_mean(app, argc, argv); !hint.empty())
+        std::cerr << "pt2lint: " << hint << '\n';
+    }
+    return status == 0 ? kExitClean : kExitUsage;
   }
   for (const Subcommand& subcommand : subcommands) {
     if (subcommand.command->parsed()) return subcommand.run();

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "contract/loaded_programs.h"
 #include "engine/engine.h"
 #include "properties/golden_expectation.h"
+#include "properties/ir_walk.h"
 #include "properties/pipeline_properties.h"
 #include "properties/reducer.h"
 
@@ -30,8 +32,34 @@ struct ReduceOptions {
   std::string rule;
   std::string property;
   bool crash = false;
+  bool keep_metadata = false;
   int timeout_s = 10;
 };
+
+// Node metadata that names the exporting machine and the user's code: stack traces (absolute
+// paths, source lines) and module stacks. A reduced file is meant for a public bug report.
+constexpr std::string_view kPrivateMetadata[] = {"stack_trace", "nn_module_stack", "fwd_nn_module_stack",
+                                                 "source_fn_stack", "fwd_source_fn_stack"};
+
+// Drops kPrivateMetadata from every node of every graph; returns how many entries went.
+std::size_t strip_private_metadata(ir::ProgramSet& set) {
+  std::size_t dropped = 0;
+  for (ir::Program& program : *set.mutable_programs()) {
+    for (ir::Graph* graph : properties::all_graphs(program)) {
+      for (ir::Node& node : *graph->mutable_nodes()) {
+        auto* metadata = node.mutable_metadata();
+        const int before = metadata->size();
+        auto is_private = [](const ir::StringEntry& entry) {
+          return std::find(std::begin(kPrivateMetadata), std::end(kPrivateMetadata), entry.key()) !=
+                 std::end(kPrivateMetadata);
+        };
+        metadata->erase(std::remove_if(metadata->begin(), metadata->end(), is_private), metadata->end());
+        dropped += static_cast<std::size_t>(before - metadata->size());
+      }
+    }
+  }
+  return dropped;
+}
 
 std::vector<ir::Program> programs_of(const ir::ProgramSet& set) { return {set.programs().begin(), set.programs().end()}; }
 
@@ -101,6 +129,17 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
     print_error(fmt::format("'{}' does not show the problem to keep ({})", o.input, what_it_keeps(o)));
     return kExitFindings;
   }
+  if (!o.keep_metadata) {
+    ir::ProgramSet stripped = set;
+    if (strip_private_metadata(stripped) > 0) {
+      if (still_fails(stripped)) {
+        set = std::move(stripped);
+      } else {
+        std::cerr << "pt2lint: note: the problem depends on the stack traces or module stacks; they are "
+                     "kept: review the reduced file before sharing it\n";
+      }
+    }
+  }
   properties::ReduceStats stats;
   const ir::ProgramSet reduced = properties::reduce(set, still_fails, &stats);
 
@@ -139,6 +178,9 @@ Subcommand add_reduce_command(CLI::App& app, const RuleRegistry& registry) {
                   "keep this broken pipeline property (docs/reliability.md), e.g. lower-idempotent");
   cmd->add_flag("--crash", options->crash, "keep a crash, sanitizer report or hang of the whole pipeline");
   cmd->add_option("--timeout", options->timeout_s, "--crash: seconds after which a run counts as a hang");
+  cmd->add_flag("--keep-metadata", options->keep_metadata,
+                "keep the nodes' stack traces and module stacks (dropped by default: they hold the "
+                "exporting machine's paths and the model's source)");
   return {cmd, [&registry, options] { return run_reduce(registry, *options); }};
 }
 

@@ -38,5 +38,6 @@ Subcommand add_schemas_command(CLI::App& app);
 Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_graph_command(CLI::App& app, const RuleRegistry& registry);
 Subcommand add_reduce_command(CLI::App& app, const RuleRegistry& registry);
+Subcommand add_config_command(CLI::App& app, const RuleRegistry& registry);
 
 }  // namespace pt2lint

@@ -17,10 +17,18 @@ constexpr std::size_t kProgressThreshold = 20;
 
 void print_error(std::string_view message) { std::cerr << "pt2lint: error: " << message << '\n'; }
 
-bool color_on_stdout(std::string_view format) {
-  if (format != "text") return false;
+void print_warning(std::string_view message) { std::cerr << "pt2lint: warning: " << message << '\n'; }
+
+bool color_on_stdout(std::string_view format, std::string_view choice) {
+  if (format != "text" && format != "concise") return false;
+  if (choice == "always") return true;
+  if (choice == "never") return false;
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color != nullptr && *no_color != '\0') return false;
+  const char* force = std::getenv("FORCE_COLOR");
+  if (force != nullptr && *force != '\0' && std::string_view(force) != "0" &&
+      std::string_view(force) != "false")
+    return true;
   return isatty(STDOUT_FILENO) != 0;
 }
 

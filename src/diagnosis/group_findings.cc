@@ -61,6 +61,29 @@ void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
   f.fix = SuggestedFix{repair_words(cause), {}, cause.edits};
 }
 
+// PT308 on a tensor constant that PT305 already reports written (a transformers static cache:
+// the constant is written in place and shares its storage with a buffer): one cause, PT305's.
+// The warning folds under the error, which says what to change.
+void fold_aliased_constant_writes(FileResult& file) {
+  for (std::size_t w = 0; w < file.findings.size(); ++w) {
+    Finding& aliased = file.findings[w];
+    if (aliased.rule_id != "PT308" || aliased.cause || aliased.state_fqn.empty()) continue;
+    for (std::size_t c = 0; c < file.findings.size(); ++c) {
+      Finding& constant = file.findings[c];
+      if (constant.rule_id != "PT305" || constant.cause || constant.program != aliased.program ||
+          constant.state_fqn.empty())
+        continue;
+      const bool same = constant.state_fqn == aliased.state_fqn ||
+                        aliased.message.find("`" + constant.state_fqn + "`") != std::string::npos;
+      if (!same) continue;
+      if (constant.root_cause.empty()) constant.root_cause = "constant-written";
+      constant.related.push_back(static_cast<int>(w));
+      aliased.cause = static_cast<int>(c);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void group_findings(FileResult& file) {
@@ -84,6 +107,7 @@ void group_findings(FileResult& file) {
       }
     }
   }
+  fold_aliased_constant_writes(file);
 }
 
 }  // namespace pt2lint::diagnosis

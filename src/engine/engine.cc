@@ -5,6 +5,7 @@
 #include "analysis/dataflow/dataflow_summary.h"
 #include "analysis/program_index.h"
 #include "analysis/state/cache_ranges.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
 
@@ -25,6 +26,13 @@ class StructureWatch final : public DiagnosticSink {
  private:
   DiagnosticSink& next_;
   bool broken_ = false;
+};
+
+// Where the findings of a structural rule the user turned off go: nowhere. Only whether it
+// found an error counts, so that no dataflow advice is built on a structure it found unsound.
+class DiscardingSink final : public DiagnosticSink {
+ public:
+  void report(Finding) override {}
 };
 
 // Completes findings that point at a node with what reports need from that node: its op
@@ -89,15 +97,29 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
     return summary;
   }
 
+  // A program its loader could not read fully (a PT101 error) has no structure to judge:
+  // checking it would report the parts that were never read as missing (a truncated JSON
+  // made every weight "unclaimed"). The loader's finding is the one root cause.
+  if (!loaded_cleanly) {
+    summary.structure_sound = false;
+    return summary;
+  }
   StructureWatch any_error(sink);
   // Through the base: a StructureWatch argument would pick the copy constructor.
   StructureWatch structural(static_cast<DiagnosticSink&>(any_error));
+  DiscardingSink discarded;
+  StructureWatch ignored_structural(discarded);
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kStructural) continue;
-    if (!filter_.enabled(rule->info().id)) continue;
-    rule->check(index, structural);
+    if (filter_.enabled(rule->info().id)) {
+      rule->check(index, structural);
+    } else if (rule->info().default_enabled && rule->info().id != kStateDictMismatch.id) {
+      // Ignored (--ignore, per-file-ignores, a narrow --select): still judged for soundness.
+      // The state dict is not the graph: a team that ignores it keeps its dataflow checks.
+      rule->check(index, ignored_structural);
+    }
   }
-  summary.structure_sound = loaded_cleanly && !structural.broken();
+  summary.structure_sound = !structural.broken() && !ignored_structural.broken();
   if (summary.structure_sound) {
     dataflow::summarize_dataflow(index, summary);
     summarize_cache_ranges(index, summary);
@@ -108,7 +130,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
     }
   }
   // Only a program with errors pays for the diagnosis; a clean one never gets here.
-  if (loaded_cleanly && any_error.broken()) summary.root_causes = diagnosis::plan_repairs(index);
+  if (any_error.broken()) summary.root_causes = diagnosis::plan_repairs(index);
   return summary;
 }
 

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "engine/baseline/baseline.h"
+#include "engine/config/config_discovery.h"
+#include "engine/config/config_parser.h"
 #include "support/temp_file.h"
 
 namespace pt2lint {
@@ -17,26 +19,99 @@ RunReport& stop(RunReport& report, std::string error) {
   return report;
 }
 
-// --baseline / --update-baseline. False, with the reason in the report, on an unusable baseline.
+// The config a run-wide setting (exclusions of a walk, the baseline) is read from for `at`:
+// --config, else the one found from `at`; none with --no-config. False, with the reason in
+// `error`, for a config that does not parse.
+bool run_config(const RuleRegistry& registry, const RuleSources& sources,
+                const std::filesystem::path& at, Config& config, std::string& error) {
+  if (sources.no_config) return true;
+  std::optional<std::filesystem::path> file;
+  if (!sources.config.empty()) file = sources.config;
+  else file = find_config(at);
+  return !file || load_config(*file, registry, config, error);
+}
+
+// --baseline / --update-baseline, or the config's `baseline`. A baseline that does not exist
+// yet reads as empty, with a note saying how to create it. False, with the reason in the
+// report, on an unusable baseline.
 bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& options,
                             RunReport& report) {
-  if (options.baseline.empty()) return true;
+  std::string path = options.baseline;
+  if (path.empty()) {
+    Config config;
+    std::string error;
+    const std::filesystem::path at = options.paths.empty() || options.paths[0] == "-"
+                                         ? std::filesystem::path(".") : std::filesystem::path(options.paths[0]);
+    if (run_config(registry, options.rules, at, config, error)) path = config.baseline.string();
+  }
+  if (path.empty()) {
+    if (options.update_baseline) stop(report, "--update-baseline needs --baseline FILE (or `baseline` in the config)");
+    return !options.update_baseline;
+  }
+  report.baseline = path;
   if (options.update_baseline) {
-    std::ofstream out(options.baseline);
+    std::ofstream out(path);
     if (!out) {
-      stop(report, "cannot write '" + options.baseline + "'");
+      stop(report, "cannot write '" + path + "'");
       return false;
     }
     write_baseline(report.files, out);
   }
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing)) {
+    report.baseline_note = "the baseline '" + path + "' does not exist yet: every finding is new "
+                           "(create it with --update-baseline)";
+    return true;
+  }
   Baseline baseline;
   std::string error;
-  if (!read_baseline(options.baseline, baseline, error)) {
+  if (!read_baseline(path, baseline, error)) {
     stop(report, error);
     return false;
   }
   report.stale_baseline = apply_baseline(baseline, report.files, &registry);
   return true;
+}
+
+// What a walk of `root` skips: the config's exclusions, overridden by the command line.
+ExclusionsFor walk_exclusions(const RuleRegistry& registry, const RunOptions& options,
+                              std::vector<std::string>& errors) {
+  return [&registry, &options, &errors](const std::filesystem::path& root) {
+    Config config;
+    std::string error;
+    if (!run_config(registry, options.rules, root, config, error)) errors.push_back(error);
+    WalkExclusions exclusions;
+    const std::vector<std::string>* exclude = options.exclude ? &*options.exclude
+                                              : config.exclude ? &*config.exclude : nullptr;
+    std::vector<std::string> extend = config.extend_exclude;
+    extend.insert(extend.end(), options.extend_exclude.begin(), options.extend_exclude.end());
+    exclusions.patterns = exclusion_patterns(exclude, extend);
+    exclusions.base = config.file.empty() ? root : config.base_dir;
+    exclusions.respect_gitignore = config.respect_gitignore && !options.no_respect_gitignore;
+    return exclusions;
+  };
+}
+
+// Every mention of `from` in `text` replaced by `to`.
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+// Standard input is read from a temporary file whose name means nothing to the user: messages
+// say the name it goes by (<stdin>, <bytes> or --stdin-filename) instead.
+void name_standard_input(FileResult& file, const std::filesystem::path& temp, const std::string& shown) {
+  file.path = shown;
+  auto rename = [&](std::string& text) {
+    replace_all(text, temp.string(), shown);
+    replace_all(text, temp.filename().string(), shown);  // messages that name the file alone
+  };
+  rename(file.error);
+  for (Finding& f : file.findings) {
+    rename(f.message);
+    for (std::string& note : f.notes) rename(note);
+    if (f.fix) rename(f.fix->description);
+  }
 }
 
 }  // namespace
@@ -61,10 +136,21 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     return stdin_copy && path == stdin_copy->path();
   };
 
-  std::vector<std::string> missing;
-  std::vector<DiscoveredFile> files = discover_files(paths, missing);
+  std::vector<std::string> missing, config_errors;
+  std::vector<DiscoveredFile> files =
+      discover_files(paths, missing, walk_exclusions(registry, options, config_errors));
+  if (!config_errors.empty()) {
+    report.errors = std::move(config_errors);
+    report.stopped = true;
+    return report;
+  }
   for (const std::string& path : missing)
     report.errors.push_back("cannot open '" + path + "': no such file or directory");
+  std::vector<bool> discovered(paths.size(), false);
+  for (const DiscoveredFile& file : files) {
+    discovered[file.given] = true;
+    for (std::size_t again : file.also_given) discovered[again] = true;
+  }
   if (options.shard.count > 1)
     std::erase_if(files, [&options](const DiscoveredFile& f) { return !in_shard(f.path, options.shard); });
 
@@ -91,13 +177,27 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   parallel.disposal = options.exit_after_run && files.size() == 1 ? IrDisposal::kLeaveToExit : IrDisposal::kFree;
   parallel.observer = options.observer;
   parallel.progress = options.progress;
-  for (FileResult& file : check_in_parallel(registry, files, filters, selection.catalogs(), parallel)) {
+  std::vector<FileResult> results = check_in_parallel(registry, files, filters, selection.catalogs(), parallel);
+  std::vector<bool> yielded(paths.size(), false);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    FileResult& file = results[i];
+    if (file.outcome != LoadOutcome::kSkipped) {
+      yielded[files[i].given] = true;
+      for (std::size_t again : files[i].also_given) yielded[again] = true;
+    }
+    if (is_stdin(file.path)) name_standard_input(file, stdin_copy->path(), stdin_name);
     if (file.outcome == LoadOutcome::kUnreadable) {
       report.errors.push_back("cannot open '" + file.path + "': " + file.error);
     } else if (file.outcome == LoadOutcome::kLoaded) {
-      if (is_stdin(file.path)) file.path = stdin_name;
       report.files.push_back(std::move(file));
     }
+  }
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    // A shard of a matrix may hold no file of a folder: it is judged by what the whole
+    // walk found then.
+    const bool found = options.shard.count > 1 ? discovered[i] : yielded[i];
+    const bool is_missing = std::find(missing.begin(), missing.end(), options.paths[i]) != missing.end();
+    if (!found && !is_missing) report.without_programs.push_back(options.paths[i]);
   }
   apply_baseline_options(registry, options, report);
   return report;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct RunOptions {
   unsigned jobs = 0;           // 0: one thread per core
   Shard shard;                 // --shard I/N; the default checks everything
   std::string baseline;        // --baseline FILE: its findings are reported as baselined
+                               // ("": the config's `baseline`, if any)
+  // Folder walks: --exclude replaces the config's `exclude` (and the defaults), --extend-exclude
+  // adds to the config's; --no-respect-gitignore walks into what .gitignore hides.
+  std::optional<std::vector<std::string>> exclude;
+  std::vector<std::string> extend_exclude;
+  bool no_respect_gitignore = false;
   bool update_baseline = false;  // first write every finding of this run to `baseline`
   // The caller exits right after rendering: the IR of a lone file is left to the OS, which
   // reclaims it faster than the arena frees it (IrDisposal::kLeaveToExit). Off for callers

@@ -26,11 +26,18 @@ struct RunReport {
   std::vector<BaselineEntry> stale_baseline;
   // `docs-url` of the first config that sets one; "" when none does.
   std::string docs_url;
+  // The paths, as given, that yielded no program: an empty folder, one holding only other
+  // files, or everything in it excluded. Not a success: the caller warns and fails the run.
+  std::vector<std::string> without_programs;
+  // The baseline file applied ("" for none), and the note when it did not exist yet.
+  std::string baseline;
+  std::string baseline_note;
 };
 
 struct ReportCounts {
   std::size_t files = 0, errors = 0, warnings = 0, notes = 0;
   std::size_t baselined = 0;     // of all the above, those matched by the baseline
+  std::size_t baselined_errors = 0, baselined_warnings = 0, baselined_notes = 0;
   std::size_t failing = 0;       // errors not in the baseline: these fail the run
 };
 ReportCounts count_findings(const RunReport& report);
@@ -40,6 +47,8 @@ struct RuleStatistic {
   std::string rule_id;
   std::string rule_name;
   std::size_t count = 0;
+  Severity severity = Severity::kNote;  // the most severe of the rule's findings
+  std::size_t fixable = 0;              // findings with a repair `pt2lint fix` applies
 };
 std::vector<RuleStatistic> count_per_rule(const RunReport& report);
 

@@ -10,6 +10,7 @@
 #include "reports/graph/picture_writers.h"
 #include "reports/html/html_text.h"
 #include "reports/html/page_assets.h"
+#include "reports/run_summary.h"
 
 namespace pt2lint {
 namespace {
@@ -24,12 +25,28 @@ struct RuleCount {
   std::array<std::size_t, 3> by_severity{};  // indexed by Severity
 };
 
+// Counts of one file's findings, by severity.
+std::array<std::size_t, 3> file_counts(const FileResult& file) {
+  std::array<std::size_t, 3> n{};
+  for (const Finding& f : file.findings) ++n[static_cast<int>(f.severity)];
+  return n;
+}
+
+std::string count_words(const std::array<std::size_t, 3>& n) {
+  return fmt::format("{} error{}, {} warning{}, {} note{}", n[2], n[2] == 1 ? "" : "s", n[1],
+                     n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+}
+
 void write_summary(const RunReport& report, const ReportCounts& counts,
                    const std::map<std::string, RuleCount>& rules, std::ostream& out) {
   out << "<section id=\"summary\"><h2>Summary</h2>\n";
-  out << fmt::format("<p class=\"totals\">{} files checked: {} errors, {} warnings, {} notes{}.</p>\n",
-                     counts.files, counts.errors, counts.warnings, counts.notes,
-                     counts.baselined > 0 ? fmt::format(" ({} in the baseline)", counts.baselined) : "");
+  out << "<p class=\"totals\">" << escape(closing_summary(counts)) << ".</p>\n";
+  if (rules.empty()) {
+    out << fmt::format("<p class=\"no-findings\" id=\"no-findings\">No findings: every program of the {} "
+                       "checked file{} passed the rules that ran.</p>\n</section>\n",
+                       counts.files, counts.files == 1 ? "" : "s");
+    return;
+  }
   out << "<h3>By rule and severity</h3>\n<table id=\"by-rule\"><tr><th>rule</th>"
          "<th>errors</th><th>warnings</th><th>notes</th><th></th></tr>\n";
   for (const auto& [id, rule] : rules) {
@@ -39,26 +56,38 @@ void write_summary(const RunReport& report, const ReportCounts& counts,
                        escape(id), escape(rule.name), rule.by_severity[2], rule.by_severity[1],
                        rule.by_severity[0]);
   }
-  // Long runs fold the per-file table away; the findings below are grouped by file too.
+  // Long runs fold the per-file table away. Each file with findings links to its group.
   out << fmt::format("</table>\n<details{}><summary>By file and program</summary>\n", report.files.size() <= 30 ? " open" : "");
   out << "<table id=\"by-file\"><tr><th>file</th><th>program</th>"
          "<th>errors</th><th>warnings</th><th>notes</th></tr>\n";
-  for (const FileResult& file : report.files) {
+  for (std::size_t k = 0; k < report.files.size(); ++k) {
+    const FileResult& file = report.files[k];
     std::map<std::string, std::array<std::size_t, 3>> by_program;
     for (const ProgramSummary& program : file.programs) by_program[program.name];
     for (const Finding& f : file.findings) ++by_program[f.program][static_cast<int>(f.severity)];
     if (by_program.empty()) by_program[""];
+    const std::string name = file.findings.empty()
+                                 ? fmt::format("<code>{}</code>", escape(file.path))
+                                 : fmt::format("<a href=\"#file-{0}\" data-open-file=\"{0}\"><code>{1}</code></a>", k,
+                                               escape(file.path));
     for (const auto& [program, n] : by_program) {
-      out << fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td>"
+      out << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
                          "<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-                         escape(file.path), program.empty() ? "—" : escape(program), n[2], n[1], n[0]);
+                         name, program.empty() ? "—" : escape(program), n[2], n[1], n[0]);
     }
   }
   out << "</table></details></section>\n";
 }
 
-void write_filters(const std::map<std::string, RuleCount>& rules, std::size_t total, std::ostream& out) {
-  out << "<section id=\"filters\"><strong>Rules:</strong> ";
+void write_filters(const RunReport& report, const std::map<std::string, RuleCount>& rules, std::size_t total,
+                   std::ostream& out) {
+  out << "<section id=\"filters\"><label><strong>Search:</strong> <input type=\"search\" id=\"search\" "
+         "placeholder=\"text in messages, notes, nodes, state\" size=\"36\"></label> "
+         "<label><strong>File:</strong> <select id=\"file-filter\"><option value=\"\">every file</option>";
+  for (std::size_t k = 0; k < report.files.size(); ++k)
+    if (!report.files[k].findings.empty())
+      out << fmt::format("<option value=\"{}\">{}</option>", k, escape(report.files[k].path));
+  out << "</select></label><br><strong>Rules:</strong> ";
   for (const auto& [id, rule] : rules)
     out << fmt::format("<label title=\"{1}\"><input type=\"checkbox\" data-filter=\"rule\" value=\"{0}\" "
                        "checked> {0}</label>",
@@ -73,13 +102,13 @@ void write_filters(const std::map<std::string, RuleCount>& rules, std::size_t to
                      total, total);
 }
 
-void write_finding(const Finding& f, std::size_t number, std::ostream& out) {
-  out << fmt::format("<article class=\"finding\" id=\"finding-{}\" data-rule=\"{}\" data-severity=\"{}\">"
-                     "<div class=\"text\">",
-                     number, escape(f.rule_id), severity_name(f.severity));
+void write_finding(const Finding& f, std::size_t number, std::size_t file, std::ostream& out) {
+  out << fmt::format("<article class=\"finding{}\" id=\"finding-{}\" data-rule=\"{}\" data-severity=\"{}\" "
+                     "data-file=\"{}\"><div class=\"text\">",
+                     f.cause ? " folded" : "", number, escape(f.rule_id), severity_name(f.severity), file);
   out << fmt::format("<h4>#{0} <span class=\"sev sev-{1}\">{1}</span> <a href=\"#doc-{3}\">{2} {3}</a>{4}</h4>\n",
                      number, severity_name(f.severity), escape(f.rule_id), escape(f.rule_name),
-                     f.baselined ? " <span class=\"baseline\">(in the baseline)</span>" : "");
+                     f.baselined ? " <span class=\"baseline\">(baselined)</span>" : "");
   std::string where = describe_location(f.location);
   out << fmt::format("<div class=\"where\">program <code>{}</code>{}{}</div>\n",
                      f.program.empty() ? "—" : escape(f.program), where.empty() ? "" : " · at ",
@@ -91,12 +120,38 @@ void write_finding(const Finding& f, std::size_t number, std::ostream& out) {
     out << "</ul>\n";
   }
   if (f.fix) out << "<p class=\"fix\"><strong>fix:</strong> " << inline_code(f.fix->description) << "</p>\n";
-  out << "</div><div class=\"picture\">" << f.picture << "</div></article>\n";
+  out << "</div>";
+  if (!f.picture.empty()) out << "<div class=\"picture\">" << f.picture << "</div>";
+  out << "</article>\n";
+}
+
+// One file's findings, folded into a group; the findings a root cause explains fold under it.
+void write_file_group(const FileResult& file, std::size_t k, bool open, std::size_t& number,
+                      std::ostream& out) {
+  out << fmt::format("<details class=\"file\" id=\"file-{}\" data-file=\"{}\"{}><summary><code>{}</code> · {}"
+                     "</summary>\n",
+                     k, k, open ? " open" : "", escape(file.path), count_words(file_counts(file)));
+  // Numbers follow the file's order, whatever the folding.
+  std::vector<std::size_t> numbers(file.findings.size());
+  for (std::size_t i = 0; i < file.findings.size(); ++i) numbers[i] = ++number;
+  for (std::size_t i = 0; i < file.findings.size(); ++i) {
+    const Finding& f = file.findings[i];
+    if (f.cause) continue;
+    write_finding(f, numbers[i], k, out);
+    if (f.related.empty()) continue;
+    out << fmt::format("<details class=\"folded\"><summary>{} more finding{} with this root cause</summary>\n",
+                       f.related.size(), f.related.size() == 1 ? "" : "s");
+    for (int r : f.related) write_finding(file.findings[r], numbers[r], k, out);
+    out << "</details>\n";
+  }
+  out << "</details>\n";
 }
 
 void write_mutation_sets(const RunReport& report, std::ostream& out) {
-  out << "<section id=\"mutations\"><h2>Effective mutation sets</h2>\n"
-         "<p>The state each program writes, and the nodes that write it (see docs/dataflow.md).</p>\n";
+  // Folded on a page of many files: the summary and the finding groups come first.
+  out << fmt::format("<section id=\"mutations\"><h2>Effective mutation sets</h2>\n<details{}><summary>The "
+                     "state each program writes, and the nodes that write it (see docs/dataflow.md)</summary>\n",
+                     report.files.size() <= 1 ? " open" : "");
   for (const FileResult& file : report.files) {
     for (const ProgramSummary& program : file.programs) {
       out << fmt::format("<h3><code>{}</code>: {} <small>({}, schema {})</small></h3>\n",
@@ -122,7 +177,7 @@ void write_mutation_sets(const RunReport& report, std::ostream& out) {
       out << "</table>\n";
     }
   }
-  out << "</section>\n";
+  out << "</details></section>\n";
 }
 
 void write_rule_docs(const std::map<std::string, RuleCount>& rules, const RenderOptions& options,
@@ -161,17 +216,22 @@ void HtmlRenderer::render(const RunReport& report, const RenderOptions& options,
   out << graph::svg_marker_defs(graph::kPageIdPrefix);
   out << fmt::format("<h1>pt2lint report</h1><p>pt2lint {}</p>\n", PT2LINT_VERSION);
   write_summary(report, count_findings(report), rules, out);
-  out << "<section id=\"findings\"><h2>Findings</h2>\n";
-  write_filters(rules, total, out);
-  std::size_t number = 0;
-  for (const FileResult& file : report.files) {
-    if (file.findings.empty()) continue;
-    out << fmt::format("<section class=\"file\"><h3><code>{}</code></h3>\n", escape(file.path));
-    for (const Finding& f : file.findings) write_finding(f, ++number, out);
+  if (total > 0) {
+    out << "<section id=\"findings\"><h2>Findings</h2>\n";
+    write_filters(report, rules, total, out);
+    bool pictures = false;
+    for (const FileResult& file : report.files)
+      for (const Finding& f : file.findings) pictures = pictures || !f.picture.empty();
+    if (pictures)
+      out << "<details id=\"legend\"><summary>Legend of the pictures</summary>"
+          << graph::svg_legend(graph::kPageIdPrefix) << "</details>\n";
+    std::size_t with_findings = 0;
+    for (const FileResult& file : report.files) with_findings += !file.findings.empty();
+    std::size_t number = 0;
+    for (std::size_t k = 0; k < report.files.size(); ++k)
+      if (!report.files[k].findings.empty()) write_file_group(report.files[k], k, with_findings == 1, number, out);
     out << "</section>\n";
   }
-  if (total == 0) out << "<p>No findings.</p>\n";
-  out << "</section>\n";
   write_mutation_sets(report, out);
   write_rule_docs(rules, options, out);
   out << "<script>" << html::filter_script() << "</script>\n</body></html>\n";

@@ -1,20 +1,10 @@
 #include "reports/json_renderer.h"
 
+#include "reports/signature_edit_json.h"
+#include "reports/source_location.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
-namespace {
-
-void write_location(JsonWriter& json, const Location& location) {
-  json.key("location").begin_object();
-  if (location.input_spec) json.field("input_spec", *location.input_spec);
-  if (location.output_spec) json.field("output_spec", *location.output_spec);
-  if (!location.node.empty()) json.field("node", location.node);
-  if (!location.value.empty()) json.field("value", location.value);
-  if (!location.json_path.empty()) json.field("json_path", location.json_path);
-  if (!location.archive_member.empty()) json.field("archive_member", location.archive_member);
-  json.end_object();
-}
 
 // Only the fields that apply to the edit's op are written.
 void write_edit(JsonWriter& json, const SignatureEdit& edit) {
@@ -34,7 +24,20 @@ void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   json.end_object();
 }
 
-void write_finding(JsonWriter& json, const Finding& f) {
+namespace {
+
+void write_location(JsonWriter& json, const Location& location) {
+  json.key("location").begin_object();
+  if (location.input_spec) json.field("input_spec", *location.input_spec);
+  if (location.output_spec) json.field("output_spec", *location.output_spec);
+  if (!location.node.empty()) json.field("node", location.node);
+  if (!location.value.empty()) json.field("value", location.value);
+  if (!location.json_path.empty()) json.field("json_path", location.json_path);
+  if (!location.archive_member.empty()) json.field("archive_member", location.archive_member);
+  json.end_object();
+}
+
+void write_finding(JsonWriter& json, const Finding& f, const std::string& source_root) {
   json.begin_object();
   json.field("rule", f.rule_id).field("name", f.rule_name);
   json.field("severity", severity_name(f.severity));
@@ -64,6 +67,14 @@ void write_finding(JsonWriter& json, const Finding& f) {
   if (!f.op.empty()) json.field("op", f.op);
   if (!f.state_fqn.empty()) json.field("state", f.state_fqn);
   json.field("baseline", f.baselined);
+  // The user's line that made the node (its stack trace's innermost user frame).
+  if (std::optional<StackFrame> frame = f.stack_trace.empty() ? std::nullopt
+                                                             : user_frame(f.stack_trace, source_root)) {
+    json.key("source").begin_object().field("file", frame->file).field("line", frame->line);
+    if (!frame->function.empty()) json.field("function", frame->function);
+    if (!frame->code.empty()) json.field("code", frame->code);
+    json.end_object();
+  }
   json.end_object();
 }
 
@@ -115,7 +126,7 @@ void JsonRenderer::render(const RunReport& report, const RenderOptions& options,
     for (const ProgramSummary& program : file.programs) write_program(json, program);
     json.end_array();
     json.key("findings").begin_array();
-    for (const Finding& f : file.findings) write_finding(json, f);
+    for (const Finding& f : file.findings) write_finding(json, f, options.source_root);
     json.end_array();
     json.end_object();
   }
@@ -124,6 +135,13 @@ void JsonRenderer::render(const RunReport& report, const RenderOptions& options,
   json.key("summary").begin_object();
   json.field("files", counts.files).field("errors", counts.errors);
   json.field("warnings", counts.warnings).field("notes", counts.notes);
+  // The counts above include the baselined findings; `new` + `baselined` add up to them.
+  json.key("new").begin_object().field("errors", counts.errors - counts.baselined_errors);
+  json.field("warnings", counts.warnings - counts.baselined_warnings);
+  json.field("notes", counts.notes - counts.baselined_notes).end_object();
+  json.key("baselined").begin_object().field("errors", counts.baselined_errors);
+  json.field("warnings", counts.baselined_warnings).field("notes", counts.baselined_notes);
+  json.end_object();
   json.end_object();
   json.end_object();
   out << '\n';

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/concise_renderer.h"
 #include "reports/github_renderer.h"
 #include "reports/gitlab_renderer.h"
 #include "reports/html_renderer.h"
@@ -43,7 +44,8 @@ struct Format {
   bool json;  // the output is one JSON document
 };
 constexpr Format kFormats[] = {
-    {"text", make<TextRenderer>, false},     {"json", make<JsonRenderer>, true},
+    {"text", make<TextRenderer>, false},     {"concise", make<ConciseRenderer>, false},
+    {"json", make<JsonRenderer>, true},
     {"sarif", make<SarifRenderer>, true},    {"github", make<GithubRenderer>, false},
     {"junit", make<JunitRenderer>, false},   {"rdjson", make<RdjsonRenderer>, true},
     {"gitlab", make<GitlabRenderer>, true},  {"markdown", make<MarkdownRenderer>, false},

@@ -19,6 +19,7 @@ struct RenderOptions {
   bool show_mutations = false;  // text: print each program's effective mutation set
   bool verbose = false;         // text: list ops without a known schema
   bool statistics = false;      // text: counts per rule
+  bool closing_summary = true;  // text, concise: end with "N files checked: ..." (`check`)
   std::string source_root;      // for formats that map stack traces to source files
   bool baseline_active = false; // a baseline was applied: SARIF marks every result new/unchanged
   // The docs/rules/<name>.md page of a rule ("" when none); the pages are embedded in the
@@ -29,6 +30,10 @@ struct RenderOptions {
   std::string docs_url;
   // github: where the Markdown summary is appended ($GITHUB_STEP_SUMMARY), "" for nowhere.
   std::string step_summary_path;
+  // markdown (and the github step summary): the name of the full report, e.g. the CI
+  // artifact that holds the HTML or JSON report; the closing "N more findings in the full
+  // report" line names it. "" for a generic pointer to `--format html`/`json`.
+  std::string full_report;
 };
 
 class Renderer {

@@ -40,6 +40,11 @@ bool is_torch_internal(std::string_view file) {
   return false;
 }
 
+bool is_installed_package(std::string_view file) {
+  return file.find("site-packages/") != std::string_view::npos ||
+         file.find("dist-packages/") != std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<StackFrame> parse_stack_trace(std::string_view trace) {
@@ -87,6 +92,29 @@ std::optional<SourceLocation> user_source_location(std::string_view trace,
       return SourceLocation{std::move(*path), it->line, it->code};
     }
   }
+  return std::nullopt;
+}
+
+}  // namespace pt2lint
+
+namespace pt2lint {
+
+std::optional<StackFrame> user_frame(std::string_view trace, std::string_view source_root) {
+  std::vector<StackFrame> frames = parse_stack_trace(trace);
+  if (!source_root.empty()) {
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+      if (is_torch_internal(it->file) || std::filesystem::path(it->file).is_relative()) continue;
+      if (auto path = relative_to_root(it->file, source_root)) {
+        StackFrame frame = *it;
+        frame.file = std::move(*path);
+        return frame;
+      }
+    }
+  }
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (!is_torch_internal(it->file) && !is_installed_package(it->file)) return *it;
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (!is_torch_internal(it->file)) return *it;
   return std::nullopt;
 }
 

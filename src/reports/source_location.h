@@ -34,6 +34,12 @@ struct SourceLocation {
 std::optional<SourceLocation> user_source_location(std::string_view trace,
                                                    std::string_view source_root);
 
+// The frame of the user's code a finding's node came from, for people (text) and scripts
+// (JSON): the innermost frame under `source_root` (its path made relative), else the innermost
+// one outside any installed package, else the innermost one outside torch; its path is then
+// as the exporting machine wrote it. nullopt when every frame is torch's own.
+std::optional<StackFrame> user_frame(std::string_view trace, std::string_view source_root);
+
 // A path relative to `source_root` when it lies under it (and is then '/' separated);
 // a relative path unchanged; otherwise nullopt.
 std::optional<std::string> relative_to_root(std::string_view path, std::string_view source_root);

@@ -3,18 +3,10 @@
 #include <map>
 #include <string>
 
+#include "reports/run_summary.h"
+
 namespace pt2lint {
 namespace {
-
-struct Palette {
-  bool on;
-  const char* bold() const { return on ? "\x1b[1m" : ""; }
-  const char* reset() const { return on ? "\x1b[0m" : ""; }
-  // Cyan notes, magenta warnings, red errors, all bold.
-  const char* severity(Severity s) const {
-    return on ? by_severity(s, "\x1b[1;36m", "\x1b[1;35m", "\x1b[1;31m") : "";
-  }
-};
 
 // "also explains 3 more findings (2 PT301 mutation-value-derives-from-target, 1 PT302 ...)".
 std::string folded_summary(const FileResult& file, const Finding& primary) {
@@ -35,19 +27,24 @@ std::string folded_summary(const FileResult& file, const Finding& primary) {
 
 void TextRenderer::render(const RunReport& report, const RenderOptions& options,
                           std::ostream& out) const {
-  Palette palette{options.color};
+  TextPalette palette{options.color};
+  // --statistics alone: the per-rule table and the summary, as ruff prints them.
+  if (options.statistics) {
+    write_statistics(report, out);
+    out << closing_summary(count_findings(report)) << '\n';
+    return;
+  }
   for (const FileResult& file : report.files) {
     for (const Finding& f : file.findings) {
       // A finding grouped under a root cause is folded into its primary unless --verbose.
       if (f.cause && !options.verbose) continue;
-      out << palette.bold() << file.path;
-      if (!f.program.empty()) out << ':' << f.program;
-      out << ":" << palette.reset() << ' ' << palette.severity(f.severity)
-          << severity_name(f.severity) << ':' << palette.reset() << ' ' << f.message << " ["
-          << f.rule_id << ' ' << f.rule_name << "]\n";
+      write_finding_line(file.path, f, palette, out);
+      out << '\n';
       std::string where = describe_location(f.location);
       if (!f.op.empty()) where += (where.empty() ? "op " : ", op ") + f.op;
       if (!where.empty()) out << "  at: " << where << '\n';
+      if (std::string source = user_source_line(f, options.source_root); !source.empty())
+        out << "  source: " << source << '\n';
       for (const std::string& note : f.notes) out << "  note: " << note << '\n';
       if (f.fix) out << "  fix: " << f.fix->description << '\n';
       if (f.cause) out << "  caused by: the root cause reported above (" << file.findings[*f.cause].root_cause << ")\n";
@@ -88,17 +85,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       }
     }
   }
-  if (options.statistics) {
-    for (const RuleStatistic& rule : count_per_rule(report))
-      out << rule.count << '\t' << rule.rule_id << '\t' << rule.rule_name << '\n';
-  }
-  ReportCounts counts = count_findings(report);
-  if (counts.errors + counts.warnings + counts.notes > 0 || counts.files > 1) {
-    out << counts.files << (counts.files == 1 ? " file" : " files") << " checked: "
-        << counts.errors << (counts.errors == 1 ? " error, " : " errors, ") << counts.warnings
-        << (counts.warnings == 1 ? " warning, " : " warnings, ") << counts.notes
-        << (counts.notes == 1 ? " note\n" : " notes\n");
-  }
+  if (options.closing_summary) out << closing_summary(count_findings(report)) << '\n';
 }
 
 }  // namespace pt2lint

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`check --format html` on the device corpus (tests/data/device, real PyTorch 2.11 exports):
 one process draws the picture of every finding, so this also runs the drawing code over real
-programs under ASan + UBSan. Each finding of the JSON report must appear once, with an SVG
-that has a box in focus.
+programs under ASan + UBSan. Each finding of the JSON report must appear once; each one with
+dataflow to draw has an SVG with a box in focus (a state-dict-mismatch or a file that is not a
+program gets no picture).
 
 usage: device_report.py PT2LINT DEVICE_DIR WORKDIR"""
 import json
@@ -22,13 +23,20 @@ def main():
             print(f"check --format {fmt} exited {done.returncode}")
             return 1
     with open(report) as f:
-        findings = sum(len(file["findings"]) for file in json.load(f)["files"])
+        rules = [f["rule"] for file in json.load(f)["files"] for f in file["findings"]]
+    findings = len(rules)
     with open(page, encoding="utf-8") as f:
         html = f.read()
-    articles = re.findall(r'<article class="finding".*?</article>', html, re.S)
-    drawn = sum(1 for a in articles if '<div class="picture"><svg' in a and 'class="box focus"' in a)
-    print(f"device corpus: {findings} findings in JSON, {len(articles)} in the page, {drawn} drawn with a focus box")
-    ok = findings == len(articles) == drawn and findings > 0
+    articles = re.findall(r'<article class="finding[ "].*?</article>', html, re.S)
+    pictured = [a for a in articles if '<div class="picture"><svg' in a]
+    drawn = sum(1 for a in pictured if 'class="box focus"' in a)
+    undrawn = sorted({re.search(r'data-rule="(\w+)"', a)[1] for a in articles if a not in pictured})
+    print(f"device corpus: {findings} findings in JSON, {len(articles)} in the page, {len(pictured)} with a "
+          f"picture, {drawn} of them with a focus box; no picture for {undrawn}")
+    # Rules whose findings may have no dataflow to draw: the loaders, the state dict, and state
+    # handed to an op of unknown schema (its picture was one finding box and that state).
+    ok = findings == len(articles) and drawn == len(pictured) > 0 and all(
+        r in ("PT206", "PT310") or r.startswith("PT1") for r in undrawn)
     print("ok" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -4,14 +4,19 @@ import contextlib
 import json
 import os
 import tempfile
-from typing import Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._binary import run_binary, subcommand_has_flag
+from ._binary import Completed, run_binary, subcommand_has_flag
 from ._errors import InvalidProgramError, Pt2lintError, TargetTypeError, UsageError
 from ._report import Report
-from ._targets import Input, prepare
+from ._targets import Input, Target, prepare
 
 Rules = Union[None, str, Iterable[str]]
+# A path, or False for no config at all; None: discovered from the checked path.
+ConfigChoice = Union[None, bool, str, "os.PathLike[str]"]
+# A schemas file, or schema strings (`mylib::f(Tensor(a!) x) -> ()`).
+OpSchemas = Union[None, str, "os.PathLike[str]", Iterable[str]]
+PathArg = Union[str, "os.PathLike[str]"]
 
 
 def _rule_list(value: Rules, what: str) -> Optional[str]:
@@ -24,15 +29,15 @@ def _rule_list(value: Rules, what: str) -> Optional[str]:
     return ",".join(items)
 
 
-def _filter_args(select: Rules, ignore: Rules, config) -> List[str]:
-    args = []
+def _filter_args(select: Rules, ignore: Rules, config: ConfigChoice) -> List[str]:
+    args: List[str] = []
     if (selected := _rule_list(select, "select")) is not None:
         args += ["--select", selected]
     if (ignored := _rule_list(ignore, "ignore")) is not None:
         args += ["--ignore", ignored]
     if config is False:
         args.append("--no-config")
-    elif config is not None:
+    elif config is not None and config is not True:
         path = os.fspath(config)
         if not os.path.isfile(path):
             raise UsageError(f"config file not found: {path!r}")
@@ -40,11 +45,11 @@ def _filter_args(select: Rules, ignore: Rules, config) -> List[str]:
     return args
 
 
-def _schema_args(subcommand: str, prepared: Input, op_schemas, stack: contextlib.ExitStack) -> List[str]:
+def _schema_args(subcommand: str, prepared: Input, op_schemas: OpSchemas, stack: contextlib.ExitStack) -> List[str]:
     """--op-schemas FILE: the schemas read from a live program plus those the caller gives
     (a file, or a list of schema strings)."""
     lines = list(prepared.op_schemas)
-    given_file = None
+    given_file: Optional[str] = None
     if isinstance(op_schemas, (str, os.PathLike)):
         given_file = os.fspath(op_schemas)
         if not os.path.isfile(given_file):
@@ -57,7 +62,7 @@ def _schema_args(subcommand: str, prepared: Input, op_schemas, stack: contextlib
         if op_schemas is not None:
             raise UsageError(f"this pt2lint binary's `{subcommand}` has no --op-schemas option")
         return []  # custom ops then stay unknown: the binary treats them conservatively
-    args = []
+    args: List[str] = []
     if given_file is not None:
         args += ["--op-schemas", given_file]
     if lines:
@@ -71,7 +76,7 @@ def _schema_args(subcommand: str, prepared: Input, op_schemas, stack: contextlib
     return args
 
 
-def _report(json_run, text_run, renames=()) -> Report:
+def _report(json_run: Completed, text_run: Completed, renames: Sequence[Tuple[str, str]] = ()) -> Report:
     raw = json_run.stdout.decode("utf-8", "replace")
     try:
         data = json.loads(raw)
@@ -83,17 +88,29 @@ def _report(json_run, text_run, renames=()) -> Report:
     return report
 
 
-def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op_schemas=None) -> Report:
+def check(
+    target: Target,
+    *,
+    select: Rules = None,
+    ignore: Rules = None,
+    config: ConfigChoice = None,
+    op_schemas: OpSchemas = None,
+    baseline: Optional[PathArg] = None,
+) -> Report:
     """Checks one or more exported programs and returns the Report.
 
     target: a path (file or folder), a list of paths, bytes, a binary file object, or a
     torch.export.ExportedProgram. select/ignore: rule IDs, ID prefixes or names. config: a
     config file (pyproject.toml or .pt2lint.toml), or False to ignore any; by default it is
     discovered from the checked path. op_schemas: a schemas file or a list of schema strings
-    for custom ops (those of a live ExportedProgram are read from the process)."""
+    for custom ops (those of a live ExportedProgram are read from the process). baseline: a
+    baseline file (``pt2lint check --baseline``); its findings are marked ``baseline`` and do
+    not make ``report.ok`` false; one that does not exist yet reads as empty."""
     prepared = prepare(target)
     with contextlib.ExitStack() as stack:
         base = ["check", *prepared.check_args(), *_filter_args(select, ignore, config)]
+        if baseline is not None:
+            base += ["--baseline", os.fspath(baseline)]
         args = base + _schema_args("check", prepared, op_schemas, stack)
         try:
             json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
@@ -114,7 +131,7 @@ def check(target, *, select: Rules = None, ignore: Rules = None, config=None, op
     return report
 
 
-def _one_path(target, stack, with_weights: bool = False) -> tuple:
+def _one_path(target: Target, stack: contextlib.ExitStack, with_weights: bool = False) -> Tuple[Input, str, str]:
     prepared = prepare(target, with_weights=with_weights)
     path = prepared.single_path(stack)
     return prepared, path, (prepared.name or path)
@@ -126,16 +143,22 @@ def _unreadable(stderr: str, shown: str, path: str) -> InvalidProgramError:
     )
 
 
-def diff(before, after, *, rename=None, op_schemas=None) -> Report:
+def diff(
+    before: Target,
+    after: Target,
+    *,
+    rename: Union[None, Mapping[str, str], PathArg] = None,
+    op_schemas: OpSchemas = None,
+) -> Report:
     """Checks that AFTER (a lowering of BEFORE) keeps BEFORE's mutation contract. rename: a
     dict {old FQN: new name} or a JSON file; by default the mapping AFTER records."""
     with contextlib.ExitStack() as stack:
         before_in, before_path, before_shown = _one_path(before, stack)
         after_in, after_path, after_shown = _one_path(after, stack)
         args = ["diff", before_path, after_path]
-        if isinstance(rename, dict):
+        if isinstance(rename, Mapping):
             handle = stack.enter_context(tempfile.NamedTemporaryFile("w", suffix=".json", prefix="pt2lint-rename-"))
-            json.dump(rename, handle)
+            json.dump(dict(rename), handle)
             handle.flush()
             args += ["--rename", handle.name]
         elif rename is not None:
@@ -143,7 +166,7 @@ def diff(before, after, *, rename=None, op_schemas=None) -> Report:
         merged = Input()
         merged.op_schemas = before_in.op_schemas + after_in.op_schemas
         args += _schema_args("diff", merged, op_schemas, stack)
-        runs = []
+        runs: List[Completed] = []
         for fmt in ("json", "text"):
             run = run_binary(args + ["--format", fmt], allowed=(0, 1, 2, 3))
             if run.returncode == 2:
@@ -152,10 +175,10 @@ def diff(before, after, *, rename=None, op_schemas=None) -> Report:
                         raise _unreadable(run.stderr, shown, path)
                 raise UsageError(run.stderr.strip())
             runs.append(run)
-        return _report(*runs, renames=[(after_path, after_shown), (before_path, before_shown)])
+        return _report(runs[0], runs[1], renames=[(after_path, after_shown), (before_path, before_shown)])
 
 
-def contract(target) -> dict:
+def contract(target: Target) -> Dict[str, Any]:
     """The mutation contract of every program in TARGET: user inputs and outputs and every
     state write (``pt2lint contract --format json``)."""
     with contextlib.ExitStack() as stack:
@@ -164,12 +187,13 @@ def contract(target) -> dict:
         if run.returncode != 0:
             raise _unreadable(run.stderr, shown, path)
         try:
-            return json.loads(run.stdout)
+            data: Dict[str, Any] = json.loads(run.stdout)
+            return data
         except ValueError:
             raise Pt2lintError(f"pt2lint contract gave no JSON: {run.stderr.strip()!r}") from None
 
 
-def lower(target, *, rename_nested: bool = False, op_schemas=None) -> bytes:
+def lower(target: Target, *, rename_nested: bool = False, op_schemas: OpSchemas = None) -> bytes:
     """The reference lowering of TARGET (``pt2lint lower``), in the input's own layout:
     a .pt2 archive's bytes for an archive or an ExportedProgram."""
     with contextlib.ExitStack() as stack:

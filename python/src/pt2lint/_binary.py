@@ -3,6 +3,7 @@
 import os
 import subprocess
 from pathlib import Path
+from typing import Dict, Optional, Sequence, Tuple
 
 from ._errors import BinaryNotFoundError, Pt2lintError, UsageError
 
@@ -33,7 +34,7 @@ class Completed:
         self.stderr = stderr
 
 
-def run_binary(args, *, stdin: bytes = None, allowed=(0, 1)) -> Completed:
+def run_binary(args: Sequence[str], *, stdin: Optional[bytes] = None, allowed: Sequence[int] = (0, 1)) -> Completed:
     """Runs ``pt2lint ARGS``. Exit codes outside ``allowed`` raise: 2 as UsageError (the
     binary's own words), anything else (a crash) as Pt2lintError."""
     env = dict(os.environ, NO_COLOR="1")
@@ -54,7 +55,7 @@ def run_binary(args, *, stdin: bytes = None, allowed=(0, 1)) -> Completed:
     raise Pt2lintError(f"pt2lint {' '.join(args[:1])} failed (exit code {proc.returncode}): {message}")
 
 
-_flag_cache = {}
+_flag_cache: Dict[Tuple[str, str], bool] = {}
 
 
 def subcommand_has_flag(subcommand: str, flag: str) -> bool:

@@ -3,6 +3,12 @@ built-in exception a caller would expect (FileNotFoundError for a missing path, 
 for a target of the wrong type, ...), so ``except FileNotFoundError`` keeps working."""
 
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._report import Report
+
+
 class Pt2lintError(Exception):
     """Base class of every pt2lint exception."""
 
@@ -36,7 +42,7 @@ class CheckError(Pt2lintError):
     """A program has error findings. ``findings`` holds them (every finding of the check is
     in ``report``); the message is the text report."""
 
-    def __init__(self, report):
+    def __init__(self, report: "Report") -> None:
         self.report = report
         self.findings = list(report.errors)
         super().__init__(str(report))

@@ -2,10 +2,10 @@
 --format json`` (the contract in the README), and the text report beside them."""
 
 from dataclasses import dataclass, field, fields
-from typing import List, Optional
+from typing import Any, Dict, Iterator, List, Mapping, Optional
 
 
-def _known(cls, data: dict) -> dict:
+def _known(cls: Any, data: Mapping[str, Any]) -> Dict[str, Any]:
     # The JSON contract grows additively: keys this version does not know are ignored.
     names = {f.name for f in fields(cls)}
     return {k: v for k, v in data.items() if k in names}
@@ -23,22 +23,79 @@ class Location:
     archive_member: Optional[str] = None
 
     @classmethod
-    def from_json(cls, data: dict) -> "Location":
+    def from_json(cls, data: Mapping[str, Any]) -> "Location":
         return cls(**_known(cls, data))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One step of a repair (docs/fix.md): ``op`` says what it does, ``sequence`` its order;
+    only the fields that apply to the op are set. ``from_`` is the JSON key ``from``."""
+
+    op: str
+    sequence: int = 0
+    spec: Optional[int] = None
+    input_spec: Optional[int] = None
+    to: Optional[int] = None
+    kind: Optional[str] = None
+    target: Optional[str] = None
+    value: Optional[str] = None
+    from_: Optional[str] = None
+    persistent: Optional[bool] = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Edit":
+        values = _known(cls, data)
+        if "from" in data:
+            values["from_"] = data["from"]
+        return cls(**values)
+
+    def to_json(self) -> Dict[str, Any]:
+        """The edit as the JSON report writes it (only the keys that are set)."""
+        out: Dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out["from" if f.name == "from_" else f.name] = value
+        return out
+
+    # Edits were dicts before 0.2: ``edit["op"]`` and ``edit.get("to")`` keep working for a
+    # release (CHANGELOG).
+    def __getitem__(self, key: str) -> Any:
+        data = self.to_json()
+        return data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_json().get(key, default)
 
 
 @dataclass(frozen=True)
 class Fix:
     description: str
     replacement: Optional[str] = None
-    # The repair as data (docs/fix.md): dicts with `op`, `sequence` and the keys that apply.
-    edits: List[dict] = field(default_factory=list)
+    # The repair as data (docs/fix.md), in order.
+    edits: List[Edit] = field(default_factory=list)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Fix":
+    def from_json(cls, data: Mapping[str, Any]) -> "Fix":
         values = _known(cls, data)
-        values["edits"] = [dict(edit) for edit in data.get("edits", [])]
+        values["edits"] = [Edit.from_json(edit) for edit in data.get("edits", [])]
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """The user's line that made a finding's node: the innermost user frame of its stack
+    trace (``file`` relative to ``--source-root`` when it lies under it)."""
+
+    file: str
+    line: int
+    function: Optional[str] = None
+    code: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "SourceLine":
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -62,12 +119,14 @@ class Finding:
     related: List[int] = field(default_factory=list)
     cause: Optional[int] = None
     path: str = ""  # the file (or the stdin name) the finding is in
+    source: Optional[SourceLine] = None
 
     @classmethod
-    def from_json(cls, data: dict, path: str) -> "Finding":
+    def from_json(cls, data: Mapping[str, Any], path: str) -> "Finding":
         values = _known(cls, data)
         values["location"] = Location.from_json(data.get("location", {}))
         values["fix"] = Fix.from_json(data["fix"]) if data.get("fix") else None
+        values["source"] = SourceLine.from_json(data["source"]) if data.get("source") else None
         values["notes"] = list(data.get("notes", []))
         values["related"] = list(data.get("related", []))
         values["path"] = path
@@ -84,7 +143,7 @@ class Mutation:
     ops: List[str] = field(default_factory=list)  # possible_mutations only: each node's op
 
     @classmethod
-    def from_json(cls, data: dict) -> "Mutation":
+    def from_json(cls, data: Mapping[str, Any]) -> "Mutation":
         values = _known(cls, data)
         values["nodes"] = list(data.get("nodes", []))
         if "ops" in data:
@@ -105,7 +164,7 @@ class Program:
     path: str = ""
 
     @classmethod
-    def from_json(cls, data: dict, path: str) -> "Program":
+    def from_json(cls, data: Mapping[str, Any], path: str) -> "Program":
         values = _known(cls, data)
         values["mutations"] = [Mutation.from_json(m) for m in data.get("mutations", [])]
         values["possible_mutations"] = [Mutation.from_json(m) for m in data.get("possible_mutations", [])]
@@ -113,11 +172,33 @@ class Program:
         return cls(**values)
 
 
-class Report:
-    """What pt2lint found. ``str(report)`` is the text report the CLI prints."""
+@dataclass(frozen=True)
+class Counts:
+    """Finding counts with one meaning everywhere (text summary, JSON ``summary``):
+    ``errors`` counts every error finding, ``new_errors`` those no baseline holds (they fail
+    the check) and ``baselined_errors`` the others; likewise for warnings and notes."""
 
-    def __init__(self, data: dict, text: str):
-        self.json = data  # the JSON report as parsed, for keys this version does not model
+    files: int = 0
+    errors: int = 0
+    warnings: int = 0
+    notes: int = 0
+    new_errors: int = 0
+    new_warnings: int = 0
+    new_notes: int = 0
+    baselined_errors: int = 0
+    baselined_warnings: int = 0
+    baselined_notes: int = 0
+
+
+class Report:
+    """What pt2lint found. ``str(report)`` is the text report the CLI prints.
+
+    A Report is a sequence of its findings: ``len(report)`` counts them (baselined ones
+    included) and ``for finding in report`` walks them. It has no truth value: ask
+    ``report.ok`` (no new error) or ``len(report)`` instead of ``if report``."""
+
+    def __init__(self, data: Mapping[str, Any], text: str):
+        self.json: Dict[str, Any] = dict(data)  # the JSON report as parsed, for keys this version does not model
         self.text = text
         self.findings: List[Finding] = []
         self.programs: List[Program] = []
@@ -125,27 +206,57 @@ class Report:
             path = file.get("path", "")
             self.programs += [Program.from_json(p, path) for p in file.get("programs", [])]
             self.findings += [Finding.from_json(f, path) for f in file.get("findings", [])]
-        self.summary: dict = dict(data.get("summary", {}))
+        self.summary: Dict[str, Any] = dict(data.get("summary", {}))
 
     def _failing(self, severity: str) -> List[Finding]:
         return [f for f in self.findings if f.severity == severity and not f.baseline]
 
     @property
     def errors(self) -> List[Finding]:
-        """Error findings that are not in a baseline: these fail a check."""
+        """The new error findings (not in a baseline): these fail a check."""
         return self._failing("error")
 
     @property
     def warnings(self) -> List[Finding]:
+        """The new warnings (not in a baseline)."""
         return self._failing("warning")
 
     @property
     def notes(self) -> List[Finding]:
+        """The new notes (not in a baseline)."""
         return self._failing("note")
 
     @property
+    def baselined(self) -> List[Finding]:
+        """The findings a baseline holds: reported, but they do not fail."""
+        return [f for f in self.findings if f.baseline]
+
+    @property
+    def counts(self) -> Counts:
+        """Every count of the summary, new and baselined apart."""
+
+        def count(severity: str, baselined: bool) -> int:
+            return sum(1 for f in self.findings if f.severity == severity and f.baseline == baselined)
+
+        new = {s: count(s, False) for s in ("error", "warning", "note")}
+        old = {s: count(s, True) for s in ("error", "warning", "note")}
+        files = int(self.summary.get("files", len({p.path for p in self.programs})))
+        return Counts(
+            files=files,
+            errors=new["error"] + old["error"],
+            warnings=new["warning"] + old["warning"],
+            notes=new["note"] + old["note"],
+            new_errors=new["error"],
+            new_warnings=new["warning"],
+            new_notes=new["note"],
+            baselined_errors=old["error"],
+            baselined_warnings=old["warning"],
+            baselined_notes=old["note"],
+        )
+
+    @property
     def ok(self) -> bool:
-        """True when there is no error finding."""
+        """True when there is no new error finding."""
         return not self.errors
 
     def raise_for_errors(self) -> "Report":
@@ -163,6 +274,17 @@ class Report:
 
         raw = json.dumps(self.json).replace(json.dumps(old)[1:-1], json.dumps(new)[1:-1])
         return Report(json.loads(raw), self.text.replace(old, new))
+
+    def __iter__(self) -> Iterator[Finding]:
+        return iter(self.findings)
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a pt2lint.Report has no truth value: use report.ok (no new error) or len(report) (its findings)"
+        )
 
     def __str__(self) -> str:
         return self.text

@@ -4,13 +4,24 @@ import io
 import os
 import tempfile
 
-from ._api import check
+from typing import Any, BinaryIO, Union
+
+from ._api import ConfigChoice, OpSchemas, Rules, check
 from ._errors import CheckError, TargetNotFoundError, TargetTypeError
 from ._report import Report
-from ._targets import is_exported_program
+from ._targets import ExportedProgramLike, is_exported_program
 
 
-def save(ep, f, *, select=None, ignore=None, config=None, op_schemas=None, **kwargs) -> Report:
+def save(
+    ep: ExportedProgramLike,
+    f: Union[str, "os.PathLike[str]", BinaryIO],
+    *,
+    select: Rules = None,
+    ignore: Rules = None,
+    config: ConfigChoice = None,
+    op_schemas: OpSchemas = None,
+    **kwargs: Any,
+) -> Report:
     """Writes ``ep`` with ``torch.export.save(ep, f, **kwargs)``, checked first.
 
     f is a path or a binary file object. For a path, the program is written to a temporary

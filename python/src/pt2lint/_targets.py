@@ -4,7 +4,7 @@ ExportedProgram) into arguments and standard input for the binary."""
 import contextlib
 import os
 import tempfile
-from typing import List, Optional
+from typing import Any, List, Optional, Protocol, Sequence, Union
 
 from ._errors import TargetNotFoundError, TargetTypeError
 
@@ -62,7 +62,28 @@ def _path(target) -> str:
     return path
 
 
-def prepare(target, *, with_weights: bool = False) -> Input:
+class ExportedProgramLike(Protocol):
+    """What type checkers accept as a torch.export.ExportedProgram, without importing torch."""
+
+    @property
+    def graph_signature(self) -> Any: ...
+
+    @property
+    def graph_module(self) -> Any: ...
+
+
+class BinaryReadable(Protocol):
+    """A binary file object (``open(path, "rb")``, ``io.BytesIO``)."""
+
+    def read(self) -> bytes: ...
+
+
+PathLikeStr = Union[str, "os.PathLike[str]"]
+# What check, diff, contract and lower take (see _KINDS).
+Target = Union[PathLikeStr, Sequence[PathLikeStr], bytes, bytearray, memoryview, BinaryReadable, ExportedProgramLike]
+
+
+def prepare(target: Target, *, with_weights: bool = False) -> Input:
     """with_weights: serialize an ExportedProgram whole (for lower, whose output is loaded
     back), not just its graph and configs."""
     if isinstance(target, (str, os.PathLike)):

@@ -2,7 +2,8 @@
 
 ``pytest --pt2lint`` collects every ``*.pt2`` under the test paths as one test item that
 fails with pt2lint's text report, like pytest-ruff or pytest-mypy. ``--pt2lint-select`` and
-``--pt2lint-ignore`` filter the rules; config comes from ``pyproject.toml``
+``--pt2lint-ignore`` filter the rules, ``--pt2lint-baseline FILE`` accepts the findings of a
+baseline; config comes from ``pyproject.toml``
 ``[tool.pt2lint]`` (found the way the CLI finds it, from each file upward). The
 ``pt2lint`` fixture gives a test ``pt2lint.testing``.
 
@@ -20,6 +21,9 @@ def pytest_addoption(parser):
                     help="only these rules (comma-separated IDs, ID prefixes or names)")
     group.addoption("--pt2lint-ignore", default=None, metavar="RULES",
                     help="skip these rules (comma-separated IDs, ID prefixes or names)")
+    group.addoption("--pt2lint-baseline", default=None, metavar="FILE",
+                    help="findings in this baseline file do not fail (pt2lint check --baseline); "
+                         "a file that does not exist yet reads as empty")
 
 
 def pytest_configure(config):
@@ -61,6 +65,7 @@ class Pt2Item(pytest.Item):
                 self.path,
                 select=_rules(config.getoption("pt2lint_select")),
                 ignore=_rules(config.getoption("pt2lint_ignore")),
+                baseline=config.getoption("pt2lint_baseline"),
             )
         except pt2lint.Pt2lintError as error:
             raise Pt2lintFindings(str(error)) from None

@@ -5,10 +5,14 @@
 assert_clean and assert_contract_kept are static (no torch needed for files);
 assert_same_state runs both programs with torch."""
 
-from ._api import check, diff
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from ._api import PathArg, check, diff
+from ._report import Finding
+from ._targets import Target
 
 
-def assert_clean(target, **check_options) -> None:
+def assert_clean(target: Target, **check_options: Any) -> None:
     """Fails with the text report when TARGET has error findings."""
     __tracebackhide__ = True
     report = check(target, **check_options)
@@ -16,7 +20,7 @@ def assert_clean(target, **check_options) -> None:
         raise AssertionError(f"pt2lint found {len(report.errors)} error(s):\n{report}")
 
 
-def _promise_words(finding) -> str:
+def _promise_words(finding: Finding) -> str:
     lines = [f"{finding.message} [{finding.rule} {finding.name}]"]
     lines += [f"     why: {note}" for note in finding.notes[:1]]
     if finding.fix is not None:
@@ -24,7 +28,9 @@ def _promise_words(finding) -> str:
     return "\n".join(lines)
 
 
-def assert_contract_kept(before, after, rename=None) -> None:
+def assert_contract_kept(
+    before: Target, after: Target, rename: Union[None, Mapping[str, str], PathArg] = None
+) -> None:
     """Fails when AFTER (a lowering of BEFORE) breaks a promise of BEFORE's mutation
     contract; the message lists each broken promise in plain words."""
     __tracebackhide__ = True
@@ -88,8 +94,9 @@ def _private_copy(module):
         return module
 
 
-def assert_same_state(before, after, inputs, steps: int = 3, rtol: float = 1e-5, atol: float = 1e-6,
-                      rename=None) -> None:
+def assert_same_state(before: Any, after: Any, inputs: Union[Sequence[Any], Mapping[str, Any]], steps: int = 3,
+                      rtol: float = 1e-5, atol: float = 1e-6,
+                      rename: Optional[Mapping[str, str]] = None) -> None:
     """Runs both programs through ``.module()`` for STEPS calls on INPUTS (a tuple of
     positional arguments, or a dict of keyword arguments) and compares the user outputs and
     every buffer after each step. Fails naming the first output or state that differs, and

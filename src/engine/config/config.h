@@ -33,6 +33,11 @@ struct Config {
   std::map<std::string, std::map<std::string, RuleOptionValue>> rule_options;  // by rule name
   std::vector<std::filesystem::path> op_schemas;  // `op-schemas`, resolved against the config's folder
   std::string docs_url;  // `docs-url`: where the rule pages live, ending in '/'; "" when unset
+  // Folder walks: `exclude` replaces the default excludes, `extend-exclude` adds to them.
+  std::optional<std::vector<std::string>> exclude;
+  std::vector<std::string> extend_exclude;
+  bool respect_gitignore = true;  // `respect-gitignore`
+  std::filesystem::path baseline;  // `baseline`, resolved against the config's folder
 };
 
 }  // namespace pt2lint

@@ -37,6 +37,7 @@ class Parser {
   bool parse_per_file_ignores(const toml::node& value);
   bool parse_rule_options(const toml::node& value);
   bool parse_op_schemas(const toml::node& value);
+  bool glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
 
   const std::filesystem::path& file_;
   const RuleRegistry& registry_;
@@ -137,6 +138,21 @@ bool Parser::parse_op_schemas(const toml::node& value) {
   return true;
 }
 
+// `exclude = ["legacy/", "*.tmp.pt2"]`: glob patterns, kept as written.
+bool Parser::glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out) {
+  const toml::array* array = value.as_array();
+  if (array == nullptr) return fail(value, fmt::format("'{}' must be an array of glob patterns", key));
+  for (const toml::node& item : *array) {
+    const auto* text = item.as_string();
+    if (text == nullptr || text->get().empty())
+      return fail(item, fmt::format("'{}' must hold non-empty glob patterns", key));
+    std::string pattern = text->get();
+    while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();  // "legacy/"
+    out.push_back(std::move(pattern));
+  }
+  return true;
+}
+
 bool Parser::parse(const toml::table& settings) {
   for (const auto& [key, value] : settings) {
     std::string_view name = key.str();
@@ -160,6 +176,19 @@ bool Parser::parse(const toml::table& settings) {
       std::optional<std::string> url = value.value<std::string>();
       ok = url && !url->empty() ? true : fail(value, "docs-url must be a non-empty string (a URL)");
       if (ok) config_.docs_url = url->back() == '/' ? *url : *url + '/';
+    } else if (name == "exclude") {
+      ok = glob_list(value, name, config_.exclude.emplace());
+    } else if (name == "extend-exclude") {
+      ok = glob_list(value, name, config_.extend_exclude);
+    } else if (name == "respect-gitignore") {
+      std::optional<bool> respect = value.is_boolean() ? value.value<bool>() : std::nullopt;
+      ok = respect ? true : fail(value, "respect-gitignore must be true or false");
+      if (ok) config_.respect_gitignore = *respect;
+    } else if (name == "baseline") {
+      std::optional<std::string> path = value.value<std::string>();
+      ok = path && !path->empty() ? true : fail(value, "baseline must be a file path");
+      if (ok) config_.baseline = std::filesystem::path(*path).is_absolute() ? std::filesystem::path(*path)
+                                                                            : file_.parent_path() / *path;
     } else {
       std::vector<std::string_view> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
       std::string hint = closest_match(name, keys);

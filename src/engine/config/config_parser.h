@@ -12,7 +12,9 @@ namespace pt2lint {
 
 // The top-level keys a config may hold, for "did you mean" and the docs.
 inline constexpr std::string_view kConfigKeys[] = {"select", "extend-select", "ignore", "severity",
-                                                   "op-schemas", "per-file-ignores", "rules", "docs-url"};
+                                                   "op-schemas", "per-file-ignores", "rules", "docs-url",
+                                                   "exclude", "extend-exclude", "respect-gitignore",
+                                                   "baseline"};
 
 // Parses `text` as the config file `file` (whose name decides the layout). Every rule it
 // names must exist in `registry`. On failure returns false with `error` in the form

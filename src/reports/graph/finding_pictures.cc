@@ -16,6 +16,20 @@ std::string finding_picture_title(const Finding& finding) {
                      finding.program.empty() ? "" : " · ", finding.program);
 }
 
+namespace {
+
+// Whether a picture shows any flow: an edge between two boxes of the program. A finding box
+// pointing at one state (a state-dict entry) or a "no program graph" box shows none.
+bool has_dataflow(const Picture& picture) {
+  for (const Edge& edge : picture.edges) {
+    if (edge.kind == EdgeKind::kData || edge.kind == EdgeKind::kWriteBack) return true;
+    if (picture.boxes[static_cast<std::size_t>(edge.from)].kind != BoxKind::kMissing) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
                            PictureLanguage language) {
   // One index per program that has findings, built on first use.
@@ -30,6 +44,8 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
   };
   for (Finding& finding : result.findings) {
     Picture picture = finding_picture(index_of(finding.program), finding, finding_picture_title(finding));
+    // No picture rather than an empty one (a state-dict entry, a malformed file).
+    if (!has_dataflow(picture)) continue;
     std::ostringstream out;
     if (language == PictureLanguage::kSvg) {
       write_svg(picture, out, kPageIdPrefix, /*with_markers=*/false);

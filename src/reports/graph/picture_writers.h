@@ -15,10 +15,14 @@ void write_dot(const Picture& picture, std::ostream& out);
 
 // `id_prefix` starts the ids of the arrow markers. SVGs inlined in one HTML page leave the
 // markers out (`with_markers` false) and share the ones of svg_marker_defs(id_prefix).
+// Pictures of a page leave out the markers and the legend and share the page's.
 void write_svg(const Picture& picture, std::ostream& out, std::string_view id_prefix = "",
                bool with_markers = true);
 // A hidden <svg> holding only the arrow markers, for a page of many pictures.
 std::string svg_marker_defs(std::string_view id_prefix);
+// The legend alone, as one <svg> (it uses the markers of svg_marker_defs(id_prefix)): a page
+// of many pictures shows it once.
+std::string svg_legend(std::string_view id_prefix);
 
 // A ```mermaid fenced block.
 void write_mermaid(const Picture& picture, std::ostream& out);

@@ -219,7 +219,8 @@ void write_svg(const Picture& picture, std::ostream& out, std::string_view id_pr
                bool with_markers) {
   double width = 0, height = 0;
   std::vector<Placed> placed = lay_out(picture, width, height);
-  constexpr double kLegendHeight = 10 * 16 + 34;
+  // A picture of a page (no markers of its own) shares the page's one legend.
+  const double kLegendHeight = with_markers ? 10 * 16 + 34 : 8;
   std::vector<EdgeGeometry> geometry;
   for (const Edge& edge : picture.edges) {
     geometry.push_back(edge_geometry(edge, placed[edge.from], placed[edge.to]));
@@ -239,8 +240,19 @@ void write_svg(const Picture& picture, std::ostream& out, std::string_view id_pr
   for (std::size_t i = 0; i < picture.boxes.size(); ++i) write_box(out, picture.boxes[i], placed[i]);
   for (std::size_t e = 0; e < picture.edges.size(); ++e)
     write_edge_label(out, picture.edges[e], geometry[e], width);
-  write_legend(out, height, id_prefix);
+  if (with_markers) write_legend(out, height, id_prefix);
   out << "</svg>\n";
+}
+
+std::string svg_legend(std::string_view id_prefix) {
+  std::ostringstream body;
+  const double height = write_legend(body, -8, id_prefix) + 4;
+  std::ostringstream out;
+  out << fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" class="legend" width="420" height="{0:.0f}" viewBox="0 0 420 {0:.0f}" font-family="DejaVu Sans Mono, monospace" font-size="11" role="img">)",
+                     height)
+      << "<title>legend of the pictures</title>\n"
+      << body.str() << "</svg>\n";
+  return out.str();
 }
 
 std::string svg_marker_defs(std::string_view id_prefix) {

@@ -22,6 +22,11 @@ code { font: 12px "DejaVu Sans Mono", monospace; background: #f3f4f6; padding: 0
 .finding h4 { margin: 0 0 0.3rem; } .finding .where { color: #4b5563; }
 .finding .fix { background: #ecfdf5; border-left: 3px solid #059669; padding: 2px 6px; }
 .baseline { color: #6b7280; font-style: italic; }
+details.file { border: 1px solid #d1d5db; border-radius: 6px; margin: 0.4rem 0; padding: 0.3rem 0.8rem; }
+details.file > summary { cursor: pointer; font-weight: 600; }
+details.folded { margin: -0.4rem 0 0.8rem 1.5rem; } details.folded > summary { color: #4b5563; cursor: pointer; }
+.no-findings { font-size: 1.3rem; padding: 0.8rem 1rem; background: #ecfdf5; border-left: 4px solid #059669; }
+#filters input[type=search] { font: inherit; }
 details.rule-doc pre { white-space: pre-wrap; background: #f9fafb; padding: 0.5rem; border: 1px solid #e5e7eb; }
 .diff-changed { background: #fef9c3; } .diff-lost { background: #fee2e2; } .diff-added { background: #dcfce7; }
 )css";
@@ -31,20 +36,40 @@ std::string_view filter_script() {
   return R"js(
 (function () {
   const findings = Array.from(document.querySelectorAll('article.finding'));
+  if (findings.length === 0) return;
   const boxes = Array.from(document.querySelectorAll('#filters input[type=checkbox]'));
+  const search = document.getElementById('search');
+  const fileFilter = document.getElementById('file-filter');
+  const groups = Array.from(document.querySelectorAll('details.file'));
   const shown = document.getElementById('shown-count');
+  // Each finding's words, read once at the first search: loading the page pays nothing.
+  let words = null;
   function apply() {
     const rules = new Set(boxes.filter(b => b.dataset.filter === 'rule' && b.checked).map(b => b.value));
     const severities = new Set(boxes.filter(b => b.dataset.filter === 'severity' && b.checked).map(b => b.value));
+    const text = search ? search.value.trim().toLowerCase() : '';
+    if (text !== '' && words === null) words = findings.map(f => f.textContent.toLowerCase());
+    const file = fileFilter ? fileFilter.value : '';
     let count = 0;
-    for (const f of findings) {
-      const visible = rules.has(f.dataset.rule) && severities.has(f.dataset.severity);
+    const visibleIn = new Map();
+    findings.forEach((f, i) => {
+      const visible = rules.has(f.dataset.rule) && severities.has(f.dataset.severity) &&
+                      (file === '' || f.dataset.file === file) && (text === '' || words[i].includes(text));
       f.hidden = !visible;
-      if (visible) count++;
-    }
-    for (const file of document.querySelectorAll('section.file')) {
-      file.hidden = file.querySelector('article.finding:not([hidden])') === null &&
-                    file.querySelector('article.finding') !== null;
+      if (visible) {
+        count++;
+        visibleIn.set(f.dataset.file, (visibleIn.get(f.dataset.file) || 0) + 1);
+      }
+    });
+    const narrowed = text !== '' || file !== '';
+    for (const g of groups) {
+      g.hidden = !visibleIn.has(g.dataset.file);
+      // A search or a chosen file opens what it found; folded causes open with them.
+      if (narrowed && !g.hidden) {
+        g.open = true;
+        for (const d of g.querySelectorAll('details.folded'))
+          if (d.querySelector('article.finding:not([hidden])')) d.open = true;
+      }
     }
     shown.textContent = String(count);
   }
@@ -53,10 +78,23 @@ std::string_view filter_script() {
     apply();
   }
   for (const b of boxes) b.addEventListener('change', apply);
+  if (search) search.addEventListener('input', apply);
+  if (fileFilter) fileFilter.addEventListener('change', apply);
   for (const a of document.querySelectorAll('[data-only-rule]'))
     a.addEventListener('click', e => { e.preventDefault(); only('rule', a.dataset.onlyRule); });
+  for (const a of document.querySelectorAll('[data-open-file]'))
+    a.addEventListener('click', () => {
+      const g = document.getElementById('file-' + a.dataset.openFile);
+      if (g) { g.hidden = false; g.open = true; }
+    });
   const all = document.getElementById('show-all');
-  if (all) all.addEventListener('click', e => { e.preventDefault(); for (const b of boxes) b.checked = true; apply(); });
+  if (all) all.addEventListener('click', e => {
+    e.preventDefault();
+    for (const b of boxes) b.checked = true;
+    if (search) search.value = '';
+    if (fileFilter) fileFilter.value = '';
+    apply();
+  });
   apply();
 })();
 )js";
