@@ -29,14 +29,18 @@ int run_contract(const ContractOptions& options) {
   opschema::SchemaCatalog schemas;
   if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   std::vector<ProgramContract> contracts;
-  for (const ir::Program& program : loaded.programs)
+  std::vector<const ir::Program*> programs;
+  for (const ir::Program& program : loaded.programs) {
     contracts.push_back(derive_contract(program, OpKnowledge{&schemas, false}));
+    programs.push_back(&program);
+  }
+  const std::vector<SharedStatePromise> shared = derive_shared_state(programs, OpKnowledge{&schemas, false});
   CommandOutput out(options.output);
   if (!out.ok()) return kExitUsage;
   if (options.format == "json") {
-    print_contracts_json(contracts, out.stream());
+    print_contracts_json(contracts, out.stream(), shared);
   } else {
-    print_contracts_text(contracts, out.stream());
+    print_contracts_text(contracts, out.stream(), shared);
   }
   return out.written() ? kExitClean : kExitUsage;
 }

@@ -195,6 +195,21 @@ class ContractDiff {
         continue;
       }
       if (undecidable.count(mapped(renames_, b->target)) != 0) continue;  // PT414 says so
+      if (std::find(after_.constants.begin(), after_.constants.end(), mapped(renames_, b->target)) !=
+          after_.constants.end()) {
+        report(kWrittenStateBecameConstant,
+               fmt::format("{} `{}` is written by the original ({}), but here it is a tensor constant: its reads "
+                           "were folded into its initial value, and its writes dropped",
+                           state_kind_words(b->kind), b->target, origin(*b)))
+            .state(b->target)
+            .note("a constant is never written back, so every call reads the value saved with the program: "
+                  "a KV cache stays empty, a counter stays at zero (constant folding of a mutated buffer, "
+                  "pytorch/executorch#7779)")
+            .fix(fmt::format("keep `{}` a buffer through the lowering: exclude mutated buffers from constant "
+                             "folding (they are in the graph signature's buffers_to_mutate)",
+                             b->target));
+        continue;
+      }
       report(kWriteBackLost,
              fmt::format("{} `{}` is written by the original ({}) but never written back here: its state silently "
                          "stops changing",

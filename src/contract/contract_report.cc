@@ -16,9 +16,29 @@ void facts_fields(JsonWriter& json, const ValueFacts& facts) {
   }
 }
 
+std::string program_list(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "`" : "`, `") + name;
+  return text + "`";
+}
+
+std::string_view initial_value_text(const std::string& verdict) {
+  if (verdict == "depends") return "depends on its initial value";
+  if (verdict == "overwritten") return "fully overwritten before any read";
+  return "initial value: undecided";
+}
+
+void string_array(JsonWriter& json, std::string_view key, const std::vector<std::string>& items) {
+  json.key(key).begin_array();
+  for (const std::string& item : items) json.value(item);
+  json.end_array();
+}
+
 }  // namespace
 
-void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out) {
+void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out,
+                          const std::vector<SharedStatePromise>& shared) {
   for (const ProgramContract& c : contracts) {
     out << fmt::format("program {} ({})\n", c.program, c.dialect.empty() ? "no dialect" : c.dialect);
     out << fmt::format("  user inputs ({}):\n", c.user_inputs.size());
@@ -33,10 +53,12 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
       std::string also;
       for (const std::string& alias : w.aliases) also += (also.empty() ? " (also named `" : "`, `") + alias;
       if (!also.empty()) also += "`)";
-      out << fmt::format("    {} `{}`{} {}: written back {}, {}\n", state_kind_words(w.kind), w.target, also,
+      out << fmt::format("    {} `{}`{} {}: written back {}, {}{}\n", state_kind_words(w.kind), w.target, also,
                          w.state.kind.empty() ? "(does not resolve)" : w.state.text(),
                          w.base.empty() ? "a value of unknown origin" : fmt::format("an update of `{}`", w.base),
-                         w.value.text());
+                         w.value.text(),
+                         w.initial_value.empty() ? "" : fmt::format("; {} ({})", initial_value_text(w.initial_value),
+                                                                    w.initial_value_why));
     }
     for (const PossibleWritePromise& p : c.possible_writes) {
       std::string ops;
@@ -44,9 +66,15 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
       out << fmt::format("    {} `{}`: may be written by {} (schema unknown)\n", state_kind_words(p.kind), p.target, ops);
     }
   }
+  if (shared.empty()) return;
+  out << fmt::format("state shared by the programs ({}), written by some program:\n", shared.size());
+  for (const SharedStatePromise& s : shared)
+    out << fmt::format("  {} `{}`: written by {}; only read by {}\n", state_kind_words(s.kind), s.target,
+                       program_list(s.writers), program_list(s.readers));
 }
 
-void print_contracts_json(const std::vector<ProgramContract>& contracts, std::ostream& out) {
+void print_contracts_json(const std::vector<ProgramContract>& contracts, std::ostream& out,
+                          const std::vector<SharedStatePromise>& shared) {
   JsonWriter json(out, true);
   json.begin_object().key("programs").begin_array();
   for (const ProgramContract& c : contracts) {
@@ -79,6 +107,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
       w.base.empty() ? json.null() : json.value(w.base);
       facts_fields(json, w.value);
       json.end_object();
+      if (!w.initial_value.empty()) json.field("initial_value", w.initial_value);  // additive
       if (!w.aliases.empty()) {  // additive: only for state with other names
         json.key("aliases").begin_array();
         for (const std::string& alias : w.aliases) json.value(alias);
@@ -97,7 +126,18 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.end_array();
     json.end_object();
   }
-  json.end_array().end_object();
+  json.end_array();
+  if (!shared.empty()) {  // additive: multi-program archives only
+    json.key("shared_state").begin_array();
+    for (const SharedStatePromise& s : shared) {
+      json.begin_object().field("target", s.target).field("kind", s.kind);
+      string_array(json, "written_by", s.writers);
+      string_array(json, "only_read_by", s.readers);
+      json.end_object();
+    }
+    json.end_array();
+  }
+  json.end_object();
   out << '\n';
 }
 

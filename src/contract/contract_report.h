@@ -10,7 +10,11 @@
 
 namespace pt2lint {
 
-void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out);
-void print_contracts_json(const std::vector<ProgramContract>& contracts, std::ostream& out);
+// `shared` lists the state the programs of a multi-program archive share (derive_shared_state);
+// empty for a single program.
+void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out,
+                          const std::vector<SharedStatePromise>& shared = {});
+void print_contracts_json(const std::vector<ProgramContract>& contracts, std::ostream& out,
+                          const std::vector<SharedStatePromise>& shared = {});
 
 }  // namespace pt2lint

@@ -7,6 +7,8 @@
 #include "analysis/dataflow/program_dataflow.h"
 #include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
+#include "analysis/state/initial_state.h"
+#include "analysis/state/shared_state.h"
 #include "analysis/state/state_storage.h"
 
 namespace pt2lint {
@@ -110,6 +112,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
   const ir::GraphSignature& signature = index.signature();
   for (int i = 0; i < signature.input_specs_size(); ++i) {
     const ir::InputSpec& spec = signature.input_specs(i);
+    if (spec.has_tensor_constant()) contract.constants.push_back(spec.tensor_constant().tensor_constant_name());
     if (spec.has_user_input()) {
       contract.user_inputs.push_back({std::string(input_spec_arg_name(spec)),
                                       argument_facts(index, spec.user_input().arg()), i});
@@ -172,12 +175,37 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
     contract.possible_writes.push_back(std::move(possible));
   }
+  for (const InitialStateFact& fact : initial_state_facts(index, flow.ops(), flow.tracer())) {
+    for (WritePromise& write : contract.writes) {
+      if (write.target != fact.target || write.kind != fact.kind) continue;
+      write.initial_value = std::string(initial_value_key(fact.verdict));
+      write.initial_value_why = fact.why;
+    }
+  }
   for (WritePromise& write : contract.writes) {
     if (write.kind == "user_input") continue;
     for (std::string_view alias : index.storage().aliases_of(write.target))
       write.aliases.emplace_back(alias);
   }
   return contract;
+}
+
+std::vector<SharedStatePromise> derive_shared_state(const std::vector<const ir::Program*>& programs,
+                                                    const OpKnowledge& ops) {
+  std::vector<SharedStatePromise> promises;
+  for (const SharedState& state : shared_state(programs, ops)) {
+    SharedStatePromise promise;
+    promise.target = std::string(state.fqn);
+    promise.kind = std::string(state.uses.front().kind);
+    for (const SharedStateUse& use : state.uses) {
+      if (use.written) promise.writers.push_back(use.program->name());
+      else if (use.read) promise.readers.push_back(use.program->name());
+    }
+    // Weights every program only reads are shared too, but say nothing of order: only state
+    // some program writes is listed.
+    if (!promise.writers.empty()) promises.push_back(std::move(promise));
+  }
+  return promises;
 }
 
 }  // namespace pt2lint

@@ -47,6 +47,10 @@ struct WritePromise {
   // The other names of the written storage (src/analysis/state/state_storage.h): every one of
   // them sees the write. `diff` matches a write under any of these names.
   std::vector<std::string> aliases;
+  // Whether the program reads the state's old value (src/analysis/state/initial_state.h):
+  // "depends", "overwritten" or "undecided". A portability fact, not a promise.
+  std::string initial_value;
+  std::string initial_value_why;  // the node that decides it, in words
   // The promise only: where it comes from does not count.
   bool operator==(const WritePromise& other) const {
     return target == other.target && kind == other.kind && state == other.state &&
@@ -74,12 +78,26 @@ struct ProgramContract {
   std::string out_spec;  // the root call signature's out_spec, whitespace removed
   std::vector<WritePromise> writes;
   std::vector<PossibleWritePromise> possible_writes;  // not a promise: what cannot be decided
+  // The tensor constants the program lifts, by FQN: not a promise, but where a written state
+  // went when a pass folded it (`diff`: written-state-became-constant).
+  std::vector<std::string> constants;
 
   // Contracts are equal when every promise is: names of values and nodes do not count.
   bool same_promises(const ProgramContract& other) const;
 };
 
+// Which program writes and which reads each state that several programs of one archive share
+// (src/analysis/state/shared_state.h).
+struct SharedStatePromise {
+  std::string target;
+  std::string kind;
+  std::vector<std::string> writers;
+  std::vector<std::string> readers;  // read, never written
+};
+
 struct OpKnowledge;
+std::vector<SharedStatePromise> derive_shared_state(const std::vector<const ir::Program*>& programs,
+                                                    const OpKnowledge& ops);
 ProgramContract derive_contract(const ir::Program& program);
 ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& ops);
 

@@ -27,6 +27,9 @@ struct MutationSummary {
   // The other names of the written storage (tied weights, one tensor registered twice):
   // each sees the write (src/analysis/state/state_storage.h). Empty for most state.
   std::vector<std::string> aliases;
+  // mutations only: whether the program reads the state's old value
+  // (src/analysis/state/initial_state.h): "depends", "overwritten", "undecided".
+  std::string initial_value;
 };
 
 struct ProgramSummary {
@@ -42,6 +45,9 @@ struct ProgramSummary {
   // State passed to an op whose schema is unknown, in a TRAINING program: it may be written
   // (`possible_mutations` in JSON, "may be written by" in --show-mutations).
   std::vector<MutationSummary> possible_mutations;
+  // Facts the analyses could not decide, each with its reason (the range of a cache write at
+  // tensor positions, ...): never a finding; `--verbose` lists them.
+  std::vector<std::string> undecided;
   // What the diagnosis pass found behind the program's errors (empty for a clean program).
   std::vector<RootCause> root_causes;
 };

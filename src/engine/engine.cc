@@ -4,6 +4,7 @@
 
 #include "analysis/dataflow/dataflow_summary.h"
 #include "analysis/program_index.h"
+#include "analysis/state/cache_ranges.h"
 #include "core/rule_catalogue.h"
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
@@ -121,6 +122,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   summary.structure_sound = !structural.broken() && !ignored_structural.broken();
   if (summary.structure_sound) {
     dataflow::summarize_dataflow(index, summary);
+    summarize_cache_ranges(index, summary);
     for (const auto& rule : registry_.rules()) {
       if (rule->info().phase != RulePhase::kDataflow) continue;
       if (!filter_.enabled(rule->info().id)) continue;

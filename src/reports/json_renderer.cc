@@ -95,6 +95,7 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
     write_strings(json, "nodes", m.nodes);
     // Only for state with other names: the key is additive.
     if (!m.aliases.empty()) write_strings(json, "aliases", m.aliases);
+    if (!m.initial_value.empty()) json.field("initial_value", m.initial_value);  // additive
     json.end_object();
   }
   json.end_array();

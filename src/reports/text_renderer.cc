@@ -51,6 +51,9 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       if (!f.related.empty() && !options.verbose) out << "  " << folded_summary(file, f) << '\n';
     }
     if (options.verbose) {
+      for (const ProgramSummary& program : file.programs)
+        for (const std::string& fact : program.undecided)
+          out << file.path << ':' << program.name << ": " << fact << '\n';
       for (const ProgramSummary& program : file.programs) {
         if (program.unknown_ops.empty()) continue;
         out << file.path << ':' << program.name

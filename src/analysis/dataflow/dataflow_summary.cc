@@ -3,6 +3,7 @@
 #include "analysis/dataflow/effective_mutations.h"
 #include "analysis/dataflow/possible_writes.h"
 #include "analysis/program_index.h"
+#include "analysis/state/initial_state.h"
 #include "analysis/state/state_storage.h"
 
 namespace pt2lint::dataflow {
@@ -18,6 +19,7 @@ void summarize_dataflow(const ProgramIndex& index, ProgramSummary& summary) {
     if (write.kind != "user_input" && index.storage().has_aliases())
       for (std::string_view alias : index.storage().aliases_of(write.target))
         mutation.aliases.emplace_back(alias);
+    mutation.initial_value = initial_value_key(initial_state_fact(index, ops, write).verdict);
     summary.mutations.push_back(std::move(mutation));
   }
   for (std::string_view target : ops.unknown_targets()) summary.unknown_ops.emplace_back(target);

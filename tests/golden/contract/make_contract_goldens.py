@@ -205,7 +205,8 @@ RULE_IDS = {"write-back-lost": "PT401", "write-back-added": "PT402", "write-back
             "write-back-duplicated": "PT404", "write-back-from-other-state": "PT405",
             "write-back-shape-changed": "PT406", "user-output-gained": "PT407", "user-output-lost": "PT408",
             "user-output-reordered": "PT409", "user-output-changed": "PT410", "user-output-tree-changed": "PT411",
-            "user-input-changed": "PT412", "program-missing": "PT413", "write-back-undecidable": "PT414"}
+            "user-input-changed": "PT412", "program-missing": "PT413", "write-back-undecidable": "PT414",
+            "written-state-became-constant": "PT420"}
 
 
 def pair(folder, case, before, after, header, expects=()):
@@ -606,6 +607,35 @@ def undecidable_goldens():
          `pos`), so every write is decided and kept: no finding, exit 0.""")
 
 
+# ------------------------------------------------------------------ PT420: a written state folded
+def constant_fold_goldens():
+    before, after = training(), lowered()
+    folded = edit(after, ("b_layers_0_attn_v_cache", "c_layers_0_attn_v_cache", 4),
+                  ('      input_specs { buffer { arg { name: "c_layers_0_attn_v_cache" } buffer_name: '
+                   '"layers.0.attn.v_cache" persistent: true } }\n',
+                   '      input_specs { tensor_constant { arg { name: "c_layers_0_attn_v_cache" } '
+                   'tensor_constant_name: "layers.0.attn.v_cache" } }\n'),
+                  (spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"), ""),
+                  (out_line("index_copy_1"), ""))
+    pair("written-state-became-constant", "bad_value_cache_folded_into_constant", before, folded,
+         """\
+         A constant-folding pass took the value cache for a constant (pytorch/executorch#7779):
+         it lifted `layers.0.attn.v_cache` as a tensor constant and dropped its write-back, so
+         every call attends over the cache as it was saved. diff names the fold, instead of only
+         the lost write-back.""",
+         ["error written-state-became-constant state:layers.0.attn.v_cache"])
+    pair("written-state-became-constant", "good", before, after, FAITHFUL)
+    pair("written-state-became-constant", "good_read_only_buffer_folded", before,
+         edit(after, ("b_layers_0_attn_scale", "c_layers_0_attn_scale", 4),
+              ('      input_specs { buffer { arg { name: "c_layers_0_attn_scale" } buffer_name: '
+               '"layers.0.attn.scale" persistent: true } }\n',
+               '      input_specs { tensor_constant { arg { name: "c_layers_0_attn_scale" } '
+               'tensor_constant_name: "layers.0.attn.scale" } }\n')),
+         """\
+         The near miss: the pass folded the read-only buffer `layers.0.attn.scale` into a
+         constant. Nothing writes it, so its value is the same on every call: no finding.""")
+
+
 def main():
     for name in os.listdir(HERE):
         if os.path.isdir(os.path.join(HERE, name)):
@@ -614,6 +644,7 @@ def main():
     calling_convention_goldens()
     program_goldens()
     undecidable_goldens()
+    constant_fold_goldens()
     print(f"{len(WRITTEN)} pairs written under {HERE}")
 
 

@@ -1,0 +1,193 @@
+// PT323 (error): effect tokens order a program's side effects (aten._print, effectful custom
+// ops): each with_effects call takes the token the previous effect returned and returns the
+// next. The chain must run unbroken from each input token to an output token:
+// - a token used twice (forked) leaves the order of two effects undefined;
+// - a with_effects token that nothing takes (dropped) detaches its effect from the output, so
+//   a runtime may reorder or drop it (pytorch/pytorch#132418);
+// - a with_effects call whose token is not a token of the chain, or an output token spec that
+//   names no token, is a chain made up by a pass.
+// A token passed to any other op (a higher-order op that threads tokens through its body) ends
+// what this rule can follow: it then checks nothing past that op, and says nothing of it.
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/program_index.h"
+#include "core/rule.h"
+#include "core/rule_catalogue.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::string_view kWithEffects = "torch.ops.higher_order.with_effects";
+
+// The token a with_effects call takes: its first input (tokens are serialized as tensors).
+std::string_view token_argument(const ir::Node& node) {
+  if (node.inputs_size() == 0) return {};
+  const ir::Argument& arg = node.inputs(0).arg();
+  if (arg.has_as_tensor()) return arg.as_tensor().name();
+  return {};
+}
+
+// The token a with_effects call returns: its first output.
+std::string_view token_result(const ir::Node& node) {
+  if (node.outputs_size() == 0) return {};
+  const ir::Argument& arg = node.outputs(0);
+  if (arg.has_as_tensor()) return arg.as_tensor().name();
+  return {};
+}
+
+struct Token {
+  int node = -1;        // the with_effects call that returns it; -1 for an input token
+  int input_spec = -1;  // for an input token
+  std::vector<int> taken_by;     // with_effects calls that take it
+  std::vector<int> output_specs; // output token specs that return it
+  bool escapes = false;          // another op takes it: the chain goes where this rule cannot follow
+};
+
+class EffectTokenChain final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kEffectTokenChain; }
+
+  void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
+    const ir::Graph& graph = index.graph();
+    const ir::GraphSignature& signature = index.signature();
+    std::map<std::string_view, Token> tokens;
+    for (int i = 0; i < signature.input_specs_size(); ++i)
+      if (signature.input_specs(i).has_token()) tokens[signature.input_specs(i).token().arg().name()].input_spec = i;
+    std::vector<int> calls;
+    for (int n = 0; n < graph.nodes_size(); ++n)
+      if (graph.nodes(n).target() == kWithEffects) calls.push_back(n);
+    if (tokens.empty() && calls.empty()) return;  // no effects: the usual program
+
+    for (int n : calls) {
+      const std::string_view result = token_result(graph.nodes(n));
+      if (!result.empty()) tokens[result].node = n;
+    }
+    bool followed_everywhere = true;
+    // A pass that miswires one call also strands the token it should have taken: one root
+    // cause, reported as the miswiring, never also as a dropped token.
+    bool miswired = false;
+    for (int n : calls) {
+      const std::string_view taken = token_argument(graph.nodes(n));
+      auto it = tokens.find(taken);
+      if (it == tokens.end()) {
+        report_not_a_token(index, sink, n, taken);
+        miswired = true;
+        continue;
+      }
+      it->second.taken_by.push_back(n);
+    }
+    for (auto& [name, token] : tokens) {
+      for (int user : index.users(name)) {
+        if (graph.nodes(user).target() == kWithEffects && token_argument(graph.nodes(user)) == name) continue;
+        token.escapes = true;
+        followed_everywhere = false;
+      }
+    }
+    for (int i = 0; i < signature.output_specs_size(); ++i) {
+      if (!signature.output_specs(i).has_token()) continue;
+      // The value the spec returns is graph output i (PyTorch pairs them by position).
+      std::string_view value = signature.output_specs(i).token().arg().name();
+      if (i < graph.outputs_size()) {
+        const ir::Argument& out = graph.outputs(i);
+        if (out.has_as_tensor()) value = out.as_tensor().name();
+      }
+      auto it = tokens.find(value);
+      if (it == tokens.end()) {
+        report_output_not_a_token(index, sink, i, value);
+        miswired = true;
+        continue;
+      }
+      it->second.output_specs.push_back(i);
+    }
+    // Past an op this rule cannot follow, a token may legitimately end inside it.
+    for (const auto& [name, token] : tokens) {
+      if (token.escapes || token.taken_by.size() + token.output_specs.size() < 2) continue;
+      report_forked(index, sink, name, token);
+      miswired = true;
+    }
+    if (miswired || !followed_everywhere) return;
+    for (const auto& [name, token] : tokens)
+      if (token.taken_by.empty() && token.output_specs.empty()) report_dropped(index, sink, name, token);
+  }
+
+ private:
+  static std::string origin(const ProgramIndex& index, std::string_view name, const Token& token) {
+    if (token.node >= 0)
+      return fmt::format("token `{}` returned by with_effects call `{}`", name, index.node_name(token.node));
+    return fmt::format("input token `{}`", name);
+  }
+
+  static void report_forked(const ProgramIndex& index, DiagnosticSink& sink, std::string_view name,
+                            const Token& token) {
+    std::string users;
+    for (int n : token.taken_by) users += (users.empty() ? "`" : "`, `") + std::string(index.node_name(n));
+    if (!users.empty()) users += "`";
+    std::string text = users.empty() ? "" : "with_effects calls " + users;
+    if (!token.output_specs.empty())
+      text += (text.empty() ? "" : " and ") + fmt::format("output token spec {}", token.output_specs.front());
+    auto finding = emit(sink, kEffectTokenChain, index.name(),
+                        fmt::format("{} is used {} times ({}): the effect-token chain forks, so the order "
+                                    "of the effects after it is undefined",
+                                    origin(index, name, token), token.taken_by.size() + token.output_specs.size(),
+                                    text));
+    if (token.taken_by.size() > 1) finding.at_node(std::string(index.node_name(token.taken_by[1])));
+    else if (!token.output_specs.empty()) finding.at_output_spec(token.output_specs.front());
+    finding.at_value(std::string(name))
+        .note("each effect must take the token the previous one returned: two effects that take one "
+              "token may run in either order, or one of them not at all")
+        .fix("give each with_effects call the token the previous call returned, and return the "
+             "last call's token as the output token (a pass that inserts or reorders effects must "
+             "rethread the chain)");
+  }
+
+  static void report_dropped(const ProgramIndex& index, DiagnosticSink& sink, std::string_view name,
+                             const Token& token) {
+    auto finding = emit(sink, kEffectTokenChain, index.name(),
+                        fmt::format("{} is never used: no later effect takes it and no output token "
+                                    "returns it, so the effect-token chain is cut there",
+                                    origin(index, name, token)));
+    if (token.node >= 0) finding.at_node(std::string(index.node_name(token.node)));
+    else finding.at_input_spec(token.input_spec);
+    finding.at_value(std::string(name))
+        .note("an effect whose token reaches no output is not ordered before the program's end: a "
+              "runtime or pass may drop or reorder it (pytorch/pytorch#132418)")
+        .fix("return the last effect's token as the output token, and give each effect the token "
+             "the previous one returned");
+  }
+
+  static void report_not_a_token(const ProgramIndex& index, DiagnosticSink& sink, int node,
+                                 std::string_view taken) {
+    emit(sink, kEffectTokenChain, index.name(),
+         fmt::format("with_effects call `{}` takes `{}` as its token, which is neither an input token "
+                     "nor a token another with_effects call returned",
+                     index.node_name(node), taken.empty() ? "(nothing)" : taken))
+        .at_node(std::string(index.node_name(node)))
+        .note("the token orders the effect after the ones before it; a value that is not a token of "
+              "the chain leaves the effect unordered, and PyTorch refuses such a program at run time")
+        .fix("pass the token the previous with_effects call returned (or the input token, for the "
+             "first effect)");
+  }
+
+  static void report_output_not_a_token(const ProgramIndex& index, DiagnosticSink& sink, int spec,
+                                        std::string_view value) {
+    emit(sink, kEffectTokenChain, index.name(),
+         fmt::format("output token spec {} returns `{}`, which is neither an input token nor a token a "
+                     "with_effects call returned",
+                     spec, value.empty() ? "(nothing)" : value))
+        .at_output_spec(spec)
+        .note("the output token is how the caller orders the next call's effects after this one's")
+        .fix("return the token the last with_effects call returned");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_EffectTokenChain() { return std::make_unique<EffectTokenChain>(); }
+
+}  // namespace pt2lint

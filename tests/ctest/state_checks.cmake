@@ -1,0 +1,15 @@
+# Issue 27's checks on real programs (tests/data/device/state, exported and judged by PyTorch
+# 2.11): shared state across programs, norm modes, effect tokens, initial values, cache ranges and
+# a folded buffer read, each clean program quiet and each defect caught for its reason.
+add_test(NAME state_checks_device
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/data/device/state/check_state.py
+          $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device/state)
+set_tests_properties(state_checks_device PROPERTIES TIMEOUT 300)
+
+# A cache written at the positions a user input tensor holds cannot be bounded: `check --verbose`
+# says "undecidable" and names the tensor, and the run reports nothing (never "clean").
+add_test(NAME cache_range_undecidable_verbose
+  COMMAND $<TARGET_FILE:pt2lint> check --no-config --verbose
+          ${CMAKE_SOURCE_DIR}/tests/golden/dataflow/cache-write-in-bounds/good_tensor_positions_undecidable.textproto)
+set_tests_properties(cache_range_undecidable_verbose PROPERTIES
+  PASS_REGULAR_EXPRESSION "buffer `k_cache` by node `index_copy_`[^\n]*undecidable: it is written at the positions held by tensor `pos`")
