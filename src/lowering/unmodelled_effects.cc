@@ -34,9 +34,19 @@ std::string unmodelled_effects(const ir::Program& program, const opschema::Schem
         break;
       }
     }
-    if (node < 0) continue;  // only subgraph calls: functionalize refuses those by name
-    const bool schema = why == "its schema is unknown";
-    return fmt::format("{} is passed to {} ({}), so pt2lint cannot tell whether the op writes it{}",
+    if (node < 0) {
+      // Only subgraph calls: their bodies may write it (an op of unknown effects inside, or a
+      // binding pt2lint cannot place). Lowering would keep such a body as it is: refuse.
+      std::string reason;
+      for (const dataflow::UndecidableWrite& w : dataflow::subgraph_call_writes(index, flow.tracer()).possible)
+        if (w.placeholder == write.placeholder && reason.empty()) reason = w.reason;
+      const int call = write.nodes.front();
+      return fmt::format("{} is passed to node '{}' ({}), and pt2lint cannot tell whether the call writes it: {}",
+                         flow.describe_state(write.placeholder), index.node_name(call), flow.short_target(call),
+                         reason);
+    }
+    const bool schema = why == dataflow::kUnknownSchema;
+    return fmt::format("{} is passed to {}, {}, so it cannot tell whether the op writes it{}",
                        flow.describe_state(write.placeholder), flow.describe_node(node), why,
                        schema ? fmt::format("; declare the schema with --op-schemas (`pt2lint schemas --missing {}` "
                                             "prints a template)",

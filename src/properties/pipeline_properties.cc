@@ -1,6 +1,8 @@
 #include "properties/pipeline_properties.h"
 
 #include <algorithm>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analysis/opschema/schema_catalog.h"
+#include "core/ir/ir_accessors.h"
 #include "contract/contract_diff.h"
 #include "contract/mutation_contract.h"
 #include "core/diagnostic_sink.h"

@@ -73,27 +73,29 @@ bool is_modelled_higher_order_op(std::string_view target) {
   return false;
 }
 
+const char* const kUnknownSchema = "whose schema pt2lint does not know";
+
 std::string unknown_effects(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect) {
   const ir::Node& n = index.graph().nodes(node);
   const std::string_view target = n.target();
   if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone)
-    return ops.auto_functionalized(node) == nullptr ? "its auto_functionalized encoding cannot be read" : "";
+    return ops.auto_functionalized(node) == nullptr ? "whose auto_functionalized encoding pt2lint cannot read" : "";
   if (is_triton_functional(target))
-    return ops.auto_functionalized(node) == nullptr ? "its triton_kernel_wrapper_functional encoding cannot be read"
+    return ops.auto_functionalized(node) == nullptr ? "whose triton_kernel_wrapper_functional encoding pt2lint cannot read"
                                                     : "";
   if (is_triton_mutation(target)) {
     const TritonLaunch launch = decode_triton_launch(n);
     if (declared_triton_writes(launch, index.op_schemas()).has_value()) return "";
-    return "it launches a user Triton kernel whose written arguments are not declared";
+    return "which launches a user Triton kernel whose written arguments are not declared";
   }
   if (target.starts_with(kHigherOrder)) {
     const std::string_view op = target.substr(kHigherOrder.size());
     if (is_known_subgraph_op(op) || is_modelled_higher_order_op(target)) return "";
-    return fmt::format("`{}` is a higher-order op pt2lint does not model", op);
+    return fmt::format("a higher-order op (`{}`) pt2lint does not model", op);
   }
   // ATEN programs are functional by contract (a custom op that writes is auto_functionalized).
   if (dialect == Dialect::kAten) return "";
-  return ops.facts(node).custom_op ? "its schema is unknown" : "";
+  return ops.facts(node).custom_op ? kUnknownSchema : "";
 }
 
 }  // namespace pt2lint::dataflow

@@ -31,9 +31,13 @@ namespace dataflow {
 
 class NodeOps;
 
-// Why node `node` of `index` has effects pt2lint does not know ("" when they are known).
+// Why node `node` of `index` has effects pt2lint does not know, as a clause that follows the
+// node's description ("whose schema pt2lint does not know"); "" when they are known.
 // `dialect` is the dialect of the program the graph belongs to (a subgraph has none of its own).
 std::string unknown_effects(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect);
+
+// unknown_effects' clause for an op of unknown schema.
+extern const char* const kUnknownSchema;
 
 // Every tensor value an argument holds, at any depth of lists and dicts (bounded), in order.
 void for_each_tensor_value(const ir::Argument& arg, const std::function<void(std::string_view)>& fn);

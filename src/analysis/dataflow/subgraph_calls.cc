@@ -189,7 +189,7 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth, const OpKnowledge& 
       const int input = tracer.alias_root(value).placeholder;
       if (input < 0) continue;
       std::string& slot = inner.undecidable[static_cast<std::size_t>(input)];
-      if (slot.empty()) slot = fmt::format("{} may write it: {}", node_words(index.graph().nodes(n)), why);
+      if (slot.empty()) slot = fmt::format("{}, {}, may write it", node_words(index.graph().nodes(n)), why);
     }
   }
   if (index.subgraph_nodes().empty()) return inner;

@@ -2,6 +2,8 @@
 // whether the op writes it (see src/analysis/dataflow/possible_writes.h).
 #include <fmt/format.h>
 
+#include <set>
+
 #include "analysis/dataflow/op_effects.h"
 #include "analysis/dataflow/possible_writes.h"
 #include "analysis/dataflow/program_dataflow.h"
@@ -15,10 +17,28 @@
 namespace pt2lint {
 namespace {
 
-bool only_known_subgraph_calls(const ProgramIndex& index, dataflow::NodeOps& ops, const std::vector<int>& nodes) {
+// Whether subgraph-writes-decidable (PT311) already reports every one of `nodes`: a known
+// subgraph call (its body's writes are followed), or a call whose body writes an input while
+// pt2lint cannot place the write (`covered`, from subgraph_call_writes).
+bool reported_by_subgraph_rule(const ProgramIndex& index, dataflow::NodeOps& ops, const std::vector<int>& nodes,
+                               const std::set<int>& covered) {
   for (int node : nodes)
-    if (!dataflow::unknown_effects(index, ops, node, index.dialect()).empty()) return false;
+    if (!covered.count(node) && !dataflow::unknown_effects(index, ops, node, index.dialect()).empty()) return false;
   return dataflow::only_subgraph_calls(index, nodes);
+}
+
+// The schema type of a Triton launch parameter, for the declaration template.
+std::string_view parameter_type(const ir::Node& launch, std::string_view param, std::string_view tensor) {
+  if (!tensor.empty()) return "Tensor";
+  for (const ir::NamedArgument& input : launch.inputs()) {
+    if (input.name() != "kwargs" || !input.arg().has_as_string_to_argument()) continue;
+    for (const ir::StringToArgumentEntry& entry : input.arg().as_string_to_argument().items()) {
+      if (entry.key() != param) continue;
+      if (entry.value().has_as_float()) return "float";
+      if (entry.value().has_as_bool()) return "bool";
+    }
+  }
+  return "int";
 }
 
 class UnknownOpMayWriteState final : public Rule {
@@ -27,10 +47,16 @@ class UnknownOpMayWriteState final : public Rule {
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
     dataflow::ProgramDataflow flow(index);
-    for (const dataflow::PossibleWrite& write :
-         dataflow::possible_writes(index, flow.ops(), flow.tracer(), index.op_knowledge().report_parameters)) {
-      // State only known subgraph calls may write is subgraph-writes-decidable's (PT311) finding.
-      if (only_known_subgraph_calls(index, flow.ops(), write.nodes)) continue;
+    const std::vector<dataflow::PossibleWrite> writes =
+        dataflow::possible_writes(index, flow.ops(), flow.tracer(), index.op_knowledge().report_parameters);
+    if (writes.empty()) return;
+    std::set<int> covered;
+    if (!index.subgraph_nodes().empty())
+      for (const dataflow::UndecidableWrite& w : dataflow::subgraph_call_writes(index, flow.tracer()).possible)
+        covered.insert(w.node);
+    for (const dataflow::PossibleWrite& write : writes) {
+      // State only subgraph calls may write is subgraph-writes-decidable's (PT311) finding.
+      if (reported_by_subgraph_rule(index, flow.ops(), write.nodes, covered)) continue;
       report(flow, write, sink);
     }
   }
@@ -51,7 +77,7 @@ class UnknownOpMayWriteState final : public Rule {
     const std::string_view value = write.values[pick];
     const ir::Node& first = index.graph().nodes(node);
     const bool triton = dataflow::is_triton_mutation(first.target());
-    std::string what = why.empty() ? flow.describe_node(node) : fmt::format("{} ({})", flow.describe_node(node), why);
+    std::string what = why.empty() ? flow.describe_node(node) : fmt::format("{}, {}", flow.describe_node(node), why);
     auto finding = emit(sink, kUnknownOpMayWriteState, index.name(),
                         fmt::format("{} is passed to {}: pt2lint cannot tell whether the op writes it",
                                     flow.describe_state(write.placeholder), what));
@@ -71,7 +97,7 @@ class UnknownOpMayWriteState final : public Rule {
       const dataflow::TritonLaunch launch = dataflow::decode_triton_launch(first);
       std::string params;
       for (const auto& [param, value] : launch.params)
-        params += fmt::format("{}{} {}", params.empty() ? "" : ", ", value.empty() ? "int" : "Tensor", param);
+        params += fmt::format("{}{} {}", params.empty() ? "" : ", ", parameter_type(first, param, value), param);
       finding.fix(fmt::format(
           "declare which parameters the kernel writes: add `triton::KERNEL_NAME({}) -> ()` to a file passed with "
           "--op-schemas (or the config key `op-schemas`), marking each written tensor `Tensor(a!)`; "

@@ -4,7 +4,7 @@
 // they broadcast, trains the wrong weights.
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -36,13 +36,14 @@ class JointGradientMatchesInput final : public Rule {
     const ir::GraphSignature& signature = index.signature();
     if (!is_joint_signature(signature)) return;
     std::vector<Gradient> gradients;
-    std::vector<int> seen;  // input specs already given a gradient
+    std::map<int, int> gradients_of;  // input spec -> how many gradient specs name it
+    for (const ir::OutputSpec& spec : signature.output_specs())
+      if (const std::optional<int> input = gradient_input_spec(index, spec)) ++gradients_of[*input];
     for (int i = 0; i < signature.output_specs_size(); ++i) {
       const ir::OutputSpec& spec = signature.output_specs(i);
       const std::optional<int> input = gradient_input_spec(index, spec);
-      // None, or a second gradient of one input: joint-gradient-names-input's finding.
-      if (!input || std::find(seen.begin(), seen.end(), *input) != seen.end()) continue;
-      seen.push_back(*input);
+      // None, or one of two gradients of one input: joint-gradient-names-input's finding.
+      if (!input || gradients_of[*input] > 1) continue;
       Gradient g{i, index.tensor_meta(output_spec_arg_name(spec)),
                  index.tensor_meta(input_spec_arg_name(signature.input_specs(*input)))};
       if (g.value == nullptr || g.target == nullptr) continue;  // value-has-metadata's finding

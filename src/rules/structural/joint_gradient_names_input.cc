@@ -6,12 +6,14 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis/program_index.h"
 #include "analysis/state/state_storage.h"
+#include "core/ir/tensor_meta_predicates.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
 #include "rules/common/joint_signature.h"
@@ -87,8 +89,21 @@ class JointGradientNamesInput final : public Rule {
                     : std::string("name the parameter or user input this gradient belongs to"));
   }
 
+  // Whether gradient spec `i` has the shape and dtype of the input it names (true when unknown).
+  static bool fits_target(const ProgramIndex& index, int i) {
+    const ir::OutputSpec& spec = index.signature().output_specs(i);
+    const std::optional<int> input = gradient_input_spec(index, spec);
+    if (!input) return true;
+    const ir::TensorMeta* value = index.tensor_meta(output_spec_arg_name(spec));
+    const ir::TensorMeta* target = index.tensor_meta(input_spec_arg_name(index.signature().input_specs(*input)));
+    return value == nullptr || target == nullptr || (same_sizes(*value, *target) && value->dtype() == target->dtype());
+  }
+
   void report_duplicate(const ProgramIndex& index, int first, int again, const std::vector<std::string>& missing,
                         DiagnosticSink& sink) const {
+    // Report at the one that does not fit the parameter's shape, when exactly one does not.
+    if (fits_target(index, first) != fits_target(index, again) && !fits_target(index, first))
+      std::swap(first, again);
     const ir::OutputSpec& a = index.signature().output_specs(first);
     const ir::OutputSpec& b = index.signature().output_specs(again);
     const bool tied = gradient_target(a) != gradient_target(b);
