@@ -31,3 +31,5 @@ add_test(NAME reports_precommit_hook
 add_test(NAME reports_json_schemas
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/schemas/validate_json_reports.py
           $<TARGET_FILE:pt2lint> ${PROJECT_SOURCE_DIR} ${PT2LINT_CORPUS_DIR})
+# ~260 processes: the schemas do not depend on the sanitizers, so the Release tree alone runs it.
+set_tests_properties(reports_json_schemas PROPERTIES LABELS no-sanitizer)

@@ -252,6 +252,7 @@ inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) 
       return;
     }
     PathScope scope(steps_, {Step::kIndex, {}, i++});
+    release_->passed(element.raw_json_token().data());
     if (f.sub != nullptr) {
       // Bad elements stay as empty messages so indices keep matching the JSON's.
       read_message(element, put_message(m, f), *f.sub);
@@ -273,6 +274,7 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
   DepthScope depth(*this);
   if (!depth.ok()) return;
   for_each_key(object, [&](std::string_view key, od::field& field) {
+    release_->passed(field.key().raw());
     pb::Message& entry = put_message(m, f);
     put_string(entry, *f.sub->key, /*add=*/false, key);
     PathScope scope(steps_, {Step::kKey, key});
