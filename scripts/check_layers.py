@@ -74,7 +74,7 @@ def main():
         print(f"{path}:{line}: error: {message}", file=sys.stderr)
     if found:
         print(f"check_layers: {len(found)} include(s) against the layer graph "
-              "(README, \"Layout\")", file=sys.stderr)
+              "(CONTRIBUTING.md, \"Layout of the code\")", file=sys.stderr)
         return 1
     return 0
 

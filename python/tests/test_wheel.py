@@ -20,6 +20,17 @@ def test_wheel_tag_is_interpreter_independent_manylinux(installed):
     for name in ("pt2lint/__init__.py", "pt2lint/_bin/pt2lint", "pt2lint/testing.py", "pt2lint/pytest_plugin.py"):
         assert name in names
     assert "pt2lint = pt2lint.__main__:main" in entry_points
+    # The release artifact carries its license and a long description that stands alone.
+    assert "pt2lint-0.1.0.dist-info/LICENSE" in names
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        license_text = wheel.read("pt2lint-0.1.0.dist-info/LICENSE").decode()
+        metadata = wheel.read("pt2lint-0.1.0.dist-info/METADATA").decode()
+    assert license_text.startswith("BSD 3-Clause License")
+    assert re.search(r"^License: BSD-3-Clause$", metadata, re.M)
+    description = metadata.split("\n\n", 1)[1]
+    for heading in ("## Install", "## Quickstart", "## The three uses"):
+        assert heading in description
+    assert "the project README" not in description and "github.com/pt2lint" not in description
     assert "[pytest11]" in entry_points and "pt2lint = pt2lint.pytest_plugin" in entry_points
 
 

@@ -11,7 +11,7 @@ python=${PYTHON:-/usr/bin/python3}
 stage="$build/python-wheel"
 rm -rf "$stage"
 mkdir -p "$stage"
-cp -r "$here/pyproject.toml" "$here/setup.py" "$here/README.md" "$here/src" "$stage/"
+cp -r "$here/pyproject.toml" "$here/setup.py" "$here/README.md" "$here/src" "$here/../LICENSE" "$stage/"
 find "$stage" -name __pycache__ -prune -exec rm -rf {} +
 "$python" "$here/tools/stage_binary.py" "$build/pt2lint" "$stage/src/pt2lint" "$stage/platform_tag.txt"
 rm -f "$out"/pt2lint-*.whl

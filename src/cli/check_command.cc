@@ -27,6 +27,7 @@ struct CheckOptions {
   std::string output;
   std::string shard;
   std::string source_root;
+  std::string full_report;
   bool show_mutations = false;
   bool verbose = false;
   bool statistics = false;
@@ -82,6 +83,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   render.verbose = options.verbose;
   render.statistics = options.statistics && options.format == "text";
   render.source_root = options.source_root;
+  render.full_report = options.full_report;
   render.baseline_active = !run.baseline.empty();
   render.rule_doc = rule_doc_page;
   render.docs_url = report.docs_url;
@@ -138,6 +140,9 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                 "write every current finding to the --baseline file");
   cmd->add_option("--source-root", check.source_root,
                   "folder that stack-trace paths are made relative to (sarif, github, ...)");
+  cmd->add_option("--full-report", check.full_report,
+                  "markdown, github: the name of the full report (e.g. a CI artifact) that the "
+                  "bounded summary points to for the findings it leaves out");
   cmd->add_flag("--show-mutations", check.show_mutations,
                 "print each program's effective mutation set");
   cmd->add_flag("-v,--verbose", check.verbose,

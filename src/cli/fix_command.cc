@@ -1,10 +1,12 @@
-// `pt2lint fix FILE -o OUT [--dry-run]`: applies the signature repairs the diagnosis can
-// prove, copies everything else through untouched, checks its own output and refuses to
-// write anything that is not clean (docs/fix.md).
+// `pt2lint fix PATH... (-o OUT | --in-place | --dry-run | --diff) [--unsafe-fixes]`: applies the
+// signature repairs the diagnosis can prove, copies everything else through untouched, checks
+// its own output and refuses to write anything that is not clean (docs/fix.md). Many files and
+// folders per call, as linters' fixers run; a summary line counts the outcomes.
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <system_error>
@@ -16,17 +18,23 @@
 #include "diagnosis/repair_program.h"
 #include "diagnosis/signature_text.h"
 #include "engine/engine.h"
+#include "engine/file_discovery.h"
 #include "lowering/lowered_output.h"
+#include "lowering/rename_nested.h"
 
 namespace pt2lint {
 namespace {
 
 struct FixOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   std::string output;
-  bool dry_run = false;
+  bool in_place = false;
+  bool dry_run = false;  // --dry-run and --diff: print the repair as a diff, write nothing
+  bool unsafe_fixes = false;
   bool quiet = false;
 };
+
+enum class Outcome { kClean, kRepaired, kNeedsUnsafe, kOutOfReach, kFailed };
 
 void print_findings(const std::string& path, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
@@ -51,59 +59,17 @@ std::vector<Finding> check_errors(const RuleRegistry& registry, const std::files
   return errors;
 }
 
-int run_fix(const RuleRegistry& registry, const FixOptions& options) {
-  const std::vector<Finding> before = check_errors(registry, options.input);
-  LoadedPrograms loaded = load_programs(options.input);
-  if (int refused = refuse_unreadable(options.input, loaded); refused != kExitClean) return refused;
-  if (before.empty()) {
-    if (!options.quiet) std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", options.input);
-    return kExitClean;
-  }
-  if (int refused = refuse_unusable(options.input, loaded,
-                                    "is out of reach: the file itself cannot be read as a program, so "
-                                    "there is no signature to repair");
-      refused != kExitClean)
-    return refused;
-  std::size_t edits = 0;
-  std::string diff;
-  for (ir::Program& program : loaded.programs) {
-    diagnosis::ProgramRepair repair = diagnosis::repair_program(program);
-    if (!repair.refusal.empty()) {
-      print_error(fmt::format("{}:{}: ambiguous, not repaired: {}", options.input, program.name(),
-                              repair.refusal));
-      return kExitFindings;
-    }
-    for (const RootCause& cause : repair.causes) {
-      if (options.quiet || options.dry_run) break;
-      std::cerr << fmt::format("{}:{}: {}: {}\n", options.input, program.name(), cause.kind, cause.message);
-      for (const SignatureEdit& edit : cause.edits) std::cerr << "  edit: " << describe_edit(edit) << '\n';
-    }
-    edits += repair.edits.size();
-    diff += diagnosis::unified_diff(diagnosis::signature_lines(repair.before),
-                                    diagnosis::signature_lines(repair.after),
-                                    fmt::format("{}:{}", options.input, program.name()),
-                                    fmt::format("{}:{} (repaired)", options.output.empty() ? options.input : options.output, program.name()));
-  }
-  if (edits == 0) {
-    std::set<std::string> rules;
-    for (const Finding& f : before) rules.insert(f.rule_id + " " + f.rule_name);
-    std::string list;
-    for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
-    print_error(fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
-                            options.input, list));
-    return kExitFindings;
-  }
-  if (options.dry_run) {
-    std::cout << diff;
-    return kExitClean;
-  }
-  const std::filesystem::path out(options.output);
+// Writes the repaired programs to `out` through a staging file beside it, checks that file
+// with every rule, and renames it over `out` (an atomic replace) only when it is clean.
+Outcome write_checked(const RuleRegistry& registry, const std::string& input, const std::string& out_path,
+                      const std::vector<ir::Program>& programs, bool state_renamed, std::size_t edits) {
+  const std::filesystem::path out(out_path);
   const std::filesystem::path staging = out.parent_path() / (".pt2lint-fix-" + out.filename().string());
-  if (std::string error = lowering::write_lowered(options.input, loaded.programs, staging,
-                                                  lowering::OutputFormat::kSameAsInput, false);
+  if (std::string error = lowering::write_lowered(input, programs, staging, lowering::OutputFormat::kSameAsInput,
+                                                  state_renamed);
       !error.empty()) {
     print_error(error);
-    return kExitUsage;
+    return Outcome::kFailed;
   }
   const std::vector<Finding> after = check_errors(registry, staging);
   std::error_code ignored;
@@ -111,19 +77,102 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
     std::filesystem::remove(staging, ignored);
     print_error(fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
                             "cannot fix, so nothing was written:",
-                            options.input, edits));
-    print_findings(options.output, after);
-    return kExitFindings;
+                            input, edits));
+    print_findings(out_path, after);
+    return Outcome::kOutOfReach;
   }
   std::error_code error;
   std::filesystem::rename(staging, out, error);
   if (error) {
     std::filesystem::remove(staging, ignored);
-    print_error(fmt::format("cannot write '{}': {}", options.output, error.message()));
+    print_error(fmt::format("cannot write '{}': {}", out_path, error.message()));
+    return Outcome::kFailed;
+  }
+  return Outcome::kRepaired;
+}
+
+Outcome fix_file(const RuleRegistry& registry, const FixOptions& options, const std::string& input,
+                 const std::string& output) {
+  const std::vector<Finding> before = check_errors(registry, input);
+  LoadedPrograms loaded = load_programs(input);
+  if (refuse_unreadable(input, loaded) != kExitClean) return Outcome::kFailed;
+  if (before.empty()) {
+    if (!options.quiet) std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", input);
+    return Outcome::kClean;
+  }
+  if (refuse_unusable(input, loaded,
+                      "is out of reach: the file itself cannot be read as a program, so there is no "
+                      "signature to repair") != kExitClean)
+    return Outcome::kOutOfReach;
+  std::size_t edits = 0;
+  bool state_renamed = false;
+  std::string diff;
+  const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
+  for (ir::Program& program : loaded.programs) {
+    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
+    if (!repair.refusal.empty()) {
+      print_error(fmt::format("{}:{}: {}: {}", input, program.name(),
+                              repair.needs_unsafe ? "not repaired" : "ambiguous, not repaired", repair.refusal));
+      return repair.needs_unsafe ? Outcome::kNeedsUnsafe : Outcome::kOutOfReach;
+    }
+    for (const RootCause& cause : repair.causes) {
+      if (options.quiet || options.dry_run) break;
+      std::cerr << fmt::format("{}:{}: {}: {}\n", input, program.name(), cause.kind, cause.message);
+      for (const SignatureEdit& edit : cause.edits)
+        std::cerr << "  edit" << (repair.labels[edit.sequence].safe ? "" : " (unsafe)") << ": " << describe_edit(edit)
+                  << '\n';
+    }
+    // The targets followed a rename of the state: the program records the mapping, so that
+    // `pt2lint diff CLEAN FIXED` pairs the states by it.
+    lowering::record_renames(program, repair.followed_renames);
+    state_renamed |= repair.state_entries_renamed;
+    edits += repair.edits.size();
+    diff += diagnosis::unified_diff(diagnosis::signature_lines(repair.before),
+                                    diagnosis::signature_lines(repair.after),
+                                    fmt::format("{}:{}", input, program.name()),
+                                    fmt::format("{}:{} (repaired)", output.empty() ? input : output, program.name()));
+  }
+  if (edits == 0) {
+    std::set<std::string> rules;
+    for (const Finding& f : before) rules.insert(f.rule_id + " " + f.rule_name);
+    std::string list;
+    for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
+    print_error(fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
+                            input, list));
+    return Outcome::kOutOfReach;
+  }
+  if (options.dry_run) {
+    std::cout << diff;
+    return Outcome::kRepaired;
+  }
+  const Outcome written = write_checked(registry, input, output, loaded.programs, state_renamed, edits);
+  if (written == Outcome::kRepaired && !options.quiet)
+    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", output, edits);
+  return written;
+}
+
+int run_fix(const RuleRegistry& registry, const FixOptions& options) {
+  std::vector<std::string> missing;
+  const std::vector<DiscoveredFile> files = discover_files(options.inputs, missing);
+  for (const std::string& path : missing) print_error(fmt::format("no such file or folder: '{}'", path));
+  if (!missing.empty()) return kExitUsage;
+  if (!options.output.empty() && (files.size() != 1 || files.front().found_by_folder_walk)) {
+    print_error("-o names one output file: give one input file, or use --in-place or --dry-run for many");
     return kExitUsage;
   }
-  if (!options.quiet)
-    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", options.output, edits);
+  std::map<Outcome, int> counts;
+  for (const DiscoveredFile& file : files) {
+    const std::string input = file.path.string();
+    ++counts[fix_file(registry, options, input, options.in_place ? input : options.output)];
+  }
+  const bool many = files.size() > 1 || (files.size() == 1 && files.front().found_by_folder_walk);
+  if (many && !options.quiet)
+    std::cerr << fmt::format("pt2lint fix: {} {}, {} need --unsafe-fixes, {} out of reach, {} clean{}\n",
+                             counts[Outcome::kRepaired], options.dry_run ? "repairable" : "repaired",
+                             counts[Outcome::kNeedsUnsafe], counts[Outcome::kOutOfReach], counts[Outcome::kClean],
+                             counts[Outcome::kFailed] ? fmt::format(", {} failed", counts[Outcome::kFailed]) : "");
+  if (counts[Outcome::kFailed] > 0) return kExitUsage;
+  if (counts[Outcome::kNeedsUnsafe] + counts[Outcome::kOutOfReach] > 0) return kExitFindings;
   return kExitClean;
 }
 
@@ -133,12 +182,18 @@ Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry) {
   auto options = std::make_shared<FixOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fix", "repair a broken graph signature with the edits pt2lint can prove (docs/fix.md)");
-  add_program_file(*cmd, "input", options->input);
-  auto* output = cmd->add_option("-o,--output", options->output, "where to write the repaired program");
-  cmd->add_flag("--dry-run", options->dry_run, "print the repair as a unified diff of the signature; write nothing");
+  cmd->add_option("paths", options->inputs, ".pt2, program .json or .textproto files, or folders of them")->required();
+  auto* output = cmd->add_option("-o,--output", options->output, "where to write the repaired program (one input)");
+  auto* in_place = cmd->add_flag("--in-place", options->in_place,
+                                 "replace each input with its repair (atomically: a checked staging file is renamed over it)");
+  cmd->add_flag("--dry-run,--diff", options->dry_run, "print each repair as a unified diff of the signature; write nothing");
+  cmd->add_flag("--unsafe-fixes", options->unsafe_fixes,
+                "also apply edits decided only by name similarity (listed otherwise; docs/fix.md)");
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
-  cmd->callback([options, output] {
-    if (!options->dry_run && output->count() == 0) throw CLI::RequiredError("--output");
+  output->excludes(in_place);
+  cmd->callback([options, output, in_place] {
+    if (!options->dry_run && output->count() == 0 && in_place->count() == 0)
+      throw CLI::RequiredError("--output, --in-place or --dry-run");
   });
   return {cmd, [&registry, options] { return run_fix(registry, *options); }};
 }

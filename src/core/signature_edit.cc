@@ -32,6 +32,7 @@ std::string describe_edit(const SignatureEdit& e) {
     case EditOp::kMoveSpec:
       return fmt::format("move output_specs[{}] to position {} (graph outputs stay)", e.spec, e.to);
     case EditOp::kRename:
+      if (e.spec < 0) return fmt::format("rename the saved state entry `{}` to `{}`", e.from, e.target);
       return fmt::format("rename output_specs[{}]'s target `{}` to `{}`", e.spec, e.from, e.target);
     case EditOp::kRenameInput:
       return fmt::format("input_specs[{}] names placeholder `{}` instead of `{}`", e.spec, e.value,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
 
@@ -94,6 +96,23 @@ std::string ProgramFacts::describe(std::string_view value) {
       return fmt::format("`{}` is defined by no node or graph input", value);
   }
   return head;
+}
+
+bool ProgramFacts::read_by_unknown_op(int placeholder) {
+  if (placeholder < 0 || placeholder >= static_cast<int>(index_.placeholder_names().size())) return true;
+  std::vector<std::string_view> pending{index_.placeholder_names()[placeholder]};
+  std::set<int> seen;
+  while (!pending.empty()) {
+    const std::string_view value = pending.back();
+    pending.pop_back();
+    for (int node : index_.users(value)) {
+      if (!seen.insert(node).second) continue;
+      if (flow_.ops().schema(node) == nullptr) return true;
+      for (const ir::Argument& output : index_.graph().nodes(node).outputs())
+        collect_value_names(output, pending);
+    }
+  }
+  return false;
 }
 
 }  // namespace pt2lint::diagnosis

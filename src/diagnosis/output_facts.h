@@ -47,6 +47,9 @@ class ProgramFacts {
   std::string_view final_update(int placeholder);
   // "`view_60` (1, 1, 90) float32 is a fresh value computed by node `view_60` (aten.view.default)".
   std::string describe(std::string_view value);
+  // Whether a value computed from state `placeholder` (the state itself included) is read by
+  // an op without a known schema: what that op makes of it cannot be told.
+  bool read_by_unknown_op(int placeholder);
 
  private:
   void find_final_updates();

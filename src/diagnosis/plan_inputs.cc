@@ -2,6 +2,7 @@
 // and buffers declared as parameters.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "analysis/dataflow/tensor_meta_text.h"
@@ -36,7 +37,200 @@ std::pair<std::string_view, std::string_view> placeholder_kind(std::string_view 
   return {{}, {}};
 }
 
+// How many write-back targets name `fqn`.
+int targets_naming(const std::vector<OutputSlot>& slots, std::string_view fqn) {
+  int count = 0;
+  for (const OutputSlot& slot : slots)
+    if (is_mutation_output(slot.spec) && output_spec_target(slot.spec) == fqn) ++count;
+  return count;
+}
+
+// Whether `placeholder` is the name torch.export gives the placeholder of state `fqn`.
+bool placeholder_names(std::string_view placeholder, std::string_view fqn) {
+  const std::string_view rest = placeholder_kind(placeholder).second;
+  return !rest.empty() && sanitize_state_name(rest) == sanitize_state_name(fqn);
+}
+
+EditLabel by_name_label(bool by_name, std::string_view entry) {
+  if (!by_name) return {};
+  return {false, fmt::format("name similarity only: several saved entries have the shape and dtype, and "
+                             "`{}` is the one whose name is near", entry)};
+}
+
 }  // namespace
+
+// A spec's state and a saved entry disagree on a name: one spec names a state nothing saves,
+// one saved entry of the same shape and dtype is declared by no spec. The sources vote: the
+// spec, the entry, the write-back targets and the placeholder's torch.export name. The
+// majority's name wins; a tie is ambiguous and lists both candidates (docs/fix.md).
+void Planner::reconcile_state_names() {
+  const ir::Program& program = index_.program();
+  struct Entry {
+    std::string key;
+    const ir::TensorMeta* meta;
+  };
+  std::vector<Entry> entries;
+  std::set<std::string_view> saved, declared;
+  for (const ir::StateSource* source : {&program.weights(), &program.constants()}) {
+    if (!source->present()) continue;
+    for (const ir::PayloadMetaEntry& entry : source->config().config()) {
+      entries.push_back({entry.key(), &entry.value().tensor_meta()});
+      saved.insert(entry.key());
+    }
+  }
+  if (entries.empty()) return;
+  std::vector<int> orphan_specs;
+  for (std::size_t j = 0; j < draft_.inputs.size(); ++j) {
+    const ir::InputSpec& spec = draft_.inputs[j];
+    if (!spec.has_buffer() && !spec.has_parameter() && !spec.has_tensor_constant()) continue;
+    declared.insert(input_spec_target(spec));
+    if (!saved.contains(input_spec_target(spec))) orphan_specs.push_back(static_cast<int>(j));
+  }
+  std::vector<const Entry*> orphan_entries;
+  for (const Entry& entry : entries)
+    if (!declared.contains(entry.key)) orphan_entries.push_back(&entry);
+  if (orphan_specs.empty() || orphan_entries.empty()) return;
+
+  auto matches = [&](int j) {
+    std::vector<const Entry*> out;
+    const ir::TensorMeta* meta = index_.tensor_meta(input_spec_arg_name(draft_.inputs[j]));
+    if (meta == nullptr) return out;
+    for (const Entry* entry : orphan_entries)
+      if (dataflow::meta_text(*entry->meta) == dataflow::meta_text(*meta)) out.push_back(entry);
+    return out;
+  };
+  // Among several entries of the same shape and dtype, the placeholder's torch.export name
+  // (an exact rule) picks one; failing that, only a near name can: the entry whose name holds
+  // the spec's last name component. Such an edit is unsafe (--unsafe-fixes).
+  auto last = [](std::string_view n) {
+    return n.substr(n.rfind('.') == std::string_view::npos ? 0 : n.rfind('.') + 1);
+  };
+  auto near = [&](int j, std::string_view b) {
+    const std::string_view a = input_spec_target(draft_.inputs[j]);
+    if (placeholder_names(input_spec_arg_name(draft_.inputs[j]), b)) return true;
+    return !last(a).empty() && (b.find(last(a)) != std::string_view::npos || a.find(last(b)) != std::string_view::npos);
+  };
+  auto exact = [&](int j, std::string_view b) { return placeholder_names(input_spec_arg_name(draft_.inputs[j]), b); };
+  auto narrow = [&](int j, std::vector<const Entry*>& list, bool& by_name) {
+    by_name = false;
+    if (list.size() <= 1) return;
+    std::vector<const Entry*> named = list;
+    std::erase_if(named, [&](const Entry* e) { return !exact(j, e->key); });
+    if (named.size() == 1) {
+      list = named;
+      return;
+    }
+    by_name = true;
+    std::erase_if(list, [&](const Entry* e) { return !near(j, e->key); });
+  };
+  for (int j : orphan_specs) {
+    std::vector<const Entry*> candidates = matches(j);
+    bool by_name = false;
+    narrow(j, candidates, by_name);
+    if (candidates.size() != 1) continue;
+    const Entry& entry = *candidates.front();
+    // The entry must be the only candidate of this spec alone.
+    if (std::count_if(orphan_specs.begin(), orphan_specs.end(), [&](int k) {
+          std::vector<const Entry*> other = matches(k);
+          bool ignored = false;
+          narrow(k, other, ignored);
+          return std::find(other.begin(), other.end(), &entry) != other.end();
+        }) != 1)
+      continue;
+    const std::string spec_name(input_spec_target(draft_.inputs[j]));
+    const std::string_view placeholder = input_spec_arg_name(draft_.inputs[j]);
+    const int targets_spec = targets_naming(draft_.outputs, spec_name);
+    const int targets_entry = targets_naming(draft_.outputs, entry.key);
+    const int for_spec = 1 + (targets_spec > 0) + placeholder_names(placeholder, spec_name);
+    const int for_entry = 1 + (targets_entry > 0) + placeholder_names(placeholder, entry.key);
+    RootCause cause;
+    cause.input_specs.push_back(j);
+    cause.states = {spec_name, entry.key};
+    cause.rule_ids = {"PT206"};
+    cause.notes.push_back(fmt::format(
+        "input_specs[{}] declares `{}`, which nothing saves; the saved entry `{}` ({}) is declared by "
+        "no spec", j, spec_name, entry.key, dataflow::meta_text(*entry.meta)));
+    cause.notes.push_back(fmt::format(
+        "for `{}`: the input spec{}{}; for `{}`: the saved entry{}{}", spec_name,
+        targets_spec > 0 ? ", the write-back targets" : "",
+        placeholder_names(placeholder, spec_name) ? fmt::format(", the placeholder `{}`", placeholder) : "",
+        entry.key, targets_entry > 0 ? ", the write-back targets" : "",
+        placeholder_names(placeholder, entry.key) ? fmt::format(", the placeholder `{}`", placeholder) : ""));
+    if (for_spec == for_entry) {
+      cause.kind = "state-name-disagrees";
+      cause.message = fmt::format("input_specs[{}] names `{}` and the saved state names `{}`", j,
+                                  spec_name, entry.key);
+      cause.ambiguity = fmt::format("as many sources say `{}` as `{}`: the candidates are renaming the "
+                                    "spec to `{}` or the entry to `{}`", spec_name, entry.key, entry.key,
+                                    spec_name);
+      add_cause(std::move(cause));
+      continue;
+    }
+    if (for_entry > for_spec) {
+      cause.kind = "spec-renamed";
+      cause.message = fmt::format("input_specs[{}] was renamed to `{}` on its own: the saved state{} "
+                                  "name the state `{}`", j, spec_name,
+                                  targets_entry > 0 ? ", the write-back targets" : "", entry.key);
+      // The same kind of input, declaring the entry's name (input_kind keeps the placeholder).
+      const ir::InputSpec& spec = draft_.inputs[j];
+      SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(input_spec_kind(spec)), entry.key, {}, spec_name};
+      if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
+      apply(cause, std::move(edit), by_name_label(by_name, entry.key));
+    } else {
+      cause.kind = "state-entry-renamed";
+      cause.message = fmt::format("the saved state entry `{}` was renamed on its own: input_specs[{}]{} "
+                                  "name the state `{}`", entry.key, j,
+                                  targets_spec > 0 ? ", the write-back targets" : "", spec_name);
+      // A rename without an output spec: the saved entry's key.
+      apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key}, by_name_label(by_name, entry.key));
+    }
+    add_cause(std::move(cause));
+  }
+}
+
+// A tensor constant that an output writes back, with a value the graph computes as its last
+// update: only a buffer is written, so it was one (a pass froze it). It becomes a buffer again;
+// non-persistent, since its tensor is saved with the constants, where PyTorch keeps those.
+void Planner::restore_written_constants() {
+  if (!functional()) return;
+  for (std::size_t j = 0; j < draft_.inputs.size(); ++j) {
+    const ir::InputSpec& spec = draft_.inputs[j];
+    if (!spec.has_tensor_constant()) continue;
+    const std::string fqn = spec.tensor_constant().tensor_constant_name();
+    std::optional<ValueDef> def = index_.definition(spec.tensor_constant().arg().name());
+    if (!def || def->placeholder < 0 || !index_.program().constants().present()) continue;
+    bool saved = false;
+    for (const ir::PayloadMetaEntry& entry : index_.program().constants().config().config())
+      saved |= entry.key() == fqn;
+    if (!saved) continue;
+    int write_back = -1;
+    for (std::size_t i = 0; i < draft_.outputs.size(); ++i) {
+      const ir::OutputSpec& out = draft_.outputs[i].spec;
+      if (!out.has_buffer_mutation() || out.buffer_mutation().buffer_name() != fqn) continue;
+      const ValueFact& fact = facts_.fact(argument_value_name(draft_.outputs[i].output));
+      if (write_back >= 0 || fact.origin != Origin::kUpdate || fact.placeholder != def->placeholder ||
+          facts_.final_update(def->placeholder) != fact.value) {
+        write_back = -2;
+        break;
+      }
+      write_back = static_cast<int>(i);
+    }
+    if (write_back < 0) continue;
+    RootCause cause;
+    cause.kind = "constant-was-buffer";
+    cause.message = fmt::format("input_specs[{}] declares `{}` a tensor constant, but output_specs[{}] "
+                                "writes back its update: only a buffer is written", j, fqn, write_back);
+    cause.notes.push_back(facts_.describe(argument_value_name(draft_.outputs[write_back].output)));
+    cause.input_specs.push_back(static_cast<int>(j));
+    cause.output_specs.push_back(draft_.outputs[write_back].original);
+    cause.states.push_back(fqn);
+    cause.rule_ids = {"PT305"};
+    SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, "buffer", fqn, {}, {}};
+    edit.persistent = false;
+    apply(cause, std::move(edit));
+    add_cause(std::move(cause));
+  }
+}
 
 // One input spec missing: the placeholder it described has no spec, every other spec still
 // matches its placeholder in order, and exactly one saved state entry no spec declares has
@@ -130,6 +324,8 @@ void Planner::plan_inputs() {
     }
   }
 
+  reconcile_state_names();
+  restore_written_constants();
   // A buffer declared as a parameter: the saved weights say which it is.
   for (std::size_t j = 0; j < draft_.inputs.size(); ++j) {
     const ir::InputSpec& spec = draft_.inputs[j];

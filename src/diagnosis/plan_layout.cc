@@ -55,7 +55,30 @@ void Planner::drop_extra_user_outputs() {
   add_cause(std::move(cause));
 }
 
+// Effect tokens come first: PyTorch pairs the outputs with the specs by position.
+void Planner::move_tokens_first() {
+  auto& slots = draft_.outputs;
+  RootCause cause{"misplaced-token"};
+  int front = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].spec.has_token()) continue;
+    if (static_cast<int>(i) != front) {
+      for (int k = front; k <= static_cast<int>(i); ++k)
+        if (slots[k].original >= 0) cause.output_specs.push_back(slots[k].original);
+      apply(cause, {EditOp::kMove, static_cast<int>(i), front});
+    }
+    ++front;
+  }
+  if (cause.edits.empty()) return;
+  cause.message = fmt::format("{} effect token output(s) sit behind other outputs: PyTorch expects the "
+                              "tokens first, so each moves (spec and graph output together) to the front",
+                              cause.edits.size());
+  cause.rule_ids = {"PT203"};
+  add_cause(std::move(cause));
+}
+
 void Planner::order_layout() {
+  move_tokens_first();
   RootCause* pairing = nullptr;
   for (RootCause& c : causes_)
     if (c.kind == "pairing" || c.kind == "write-back-as-user-output" || c.kind == "user-output-as-write-back")

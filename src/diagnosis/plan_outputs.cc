@@ -96,7 +96,7 @@ void Planner::pair_write_backs() {
   if (wrong.empty()) return;
 
   std::vector<Retarget> retargets;
-  std::vector<int> to_user, duplicates;
+  std::vector<int> to_user, duplicates, untouched, fresh;
   RootCause undefined{"undefined-write-back-value"}, unprovable{"unprovable-pairing"};
   for (int i : wrong) {
     const std::string value(slot_value(slots[i]));
@@ -120,7 +120,7 @@ void Planner::pair_write_backs() {
         retargets.push_back({i, *meant, written_name, named});
       }
     } else if (fact.origin == Origin::kFresh) {
-      to_user.push_back(i);
+      fresh.push_back(i);  // decided below, once the updates have their targets
     } else if (fact.origin == Origin::kUndefined && named &&
                !written.contains(named->placeholder) &&
                !facts_.final_update(named->placeholder).empty() &&
@@ -137,10 +137,73 @@ void Planner::pair_write_backs() {
           state_words(*named), update);
       undefined.notes.push_back(facts_.describe(update));
       apply(undefined, {EditOp::kSetValue, i, -1, {}, {}, update, value});
+    } else if (fact.origin == Origin::kUnknown && named) {
+      untouched.push_back(i);  // left as it is, if consistent with the rest (below)
     } else {
       unprovable.notes.push_back(facts_.describe(value));
     }
   }
+  // A write-back of unknown origin stays as it is while the rest is solved around it, only
+  // when nothing else writes its state, no edit moves a target off or onto that state, and
+  // the values the edits claim are not read by an op nobody knows (it could be the later
+  // update of their state).
+  for (int i : untouched) {
+    const DeclaredState named = *resolve_target(slots[i].spec);
+    auto other = written.find(named.placeholder);
+    const bool claimed = other != written.end() && other->second != i;
+    const bool moved = std::any_of(retargets.begin(), retargets.end(), [&](const Retarget& r) {
+      return (r.named && r.named->placeholder == named.placeholder) || r.meant.placeholder == named.placeholder;
+    });
+    if (claimed || moved)
+      unprovable.notes.push_back(facts_.describe(slot_value(slots[i])) + fmt::format(
+          ", and {} is also written or named by another output", state_words(named)));
+    else
+      written[named.placeholder] = i;
+  }
+  // A fresh value declared a write-back may well be one: a state overwritten whole (`copy_`
+  // from a new value) has a new value that the dataflow cannot tie to it. So it stays the
+  // write-back of the state it names, unless another output writes that state or its shape or
+  // dtype is not the state's; then it is a user output, if the out_spec's leaf count says so.
+  // A fresh value naming no declared state cannot be placed.
+  for (int i : fresh) {
+    std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    if (!named) {
+      unprovable.notes.push_back(facts_.describe(slot_value(slots[i])) +
+                                 ", and its target names no declared state: which state it writes cannot be told");
+      continue;
+    }
+    auto other = written.find(named->placeholder);
+    const std::string& meta = facts_.fact(slot_value(slots[i])).meta;
+    const std::string& state_meta = facts_.fact(index_.placeholder_names()[named->placeholder]).meta;
+    const bool fits = meta.empty() || state_meta.empty() || meta == state_meta;
+    if ((other == written.end() || other->second == i) && fits) {
+      written[named->placeholder] = i;
+      continue;
+    }
+    to_user.push_back(i);
+  }
+  // User outputs that are the last update of a state no output writes back become its
+  // write-back (restore_lost_write_backs), so they do not count as user outputs.
+  int lost_returned = 0;
+  for (const OutputSlot& slot : slots) {
+    if (!is_user(slot)) continue;
+    const ValueFact& fact = facts_.fact(slot_value(slot));
+    if (fact.origin == Origin::kUpdate && !written.contains(fact.placeholder) &&
+        facts_.final_update(fact.placeholder) == fact.value)
+      ++lost_returned;
+  }
+  if (const std::optional<std::size_t> leaves = out_spec_leaves();
+      !to_user.empty() && !(leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned ==
+                                          static_cast<int>(*leaves)))
+    unprovable.notes.push_back(fmt::format(
+        "{} fresh value(s) are declared write-backs of states another output writes, and the out_spec's "
+        "leaf count does not say they are user outputs", to_user.size()));
+  if (!untouched.empty())
+    for (const Retarget& r : retargets)
+      if (facts_.read_by_unknown_op(r.meant.placeholder))
+        unprovable.notes.push_back(fmt::format(
+            "{} is read by an op without a known schema, whose result could be its later update",
+            state_words(r.meant)));
   if (!unprovable.notes.empty()) {
     unprovable.message = "the write-backs are paired wrongly, but no single pairing can be proven";
     unprovable.ambiguity = "some output values have no known update origin (see the notes)";
@@ -151,12 +214,36 @@ void Planner::pair_write_backs() {
 
   // Classify the wrong targets: one renaming pattern, a permutation (swap, pairing), a
   // target written twice, or a name that is simply wrong.
-  std::optional<RenamePattern> pattern;
+  std::optional<RenamePattern> pattern, followed;
   bool one_pattern = !retargets.empty() && to_user.empty();
+  // The other way round: the state itself was renamed (its spec and saved entry agree on the
+  // new name), and only the targets kept the old names, which nothing saves any more.
+  bool targets_lag = one_pattern;
   for (const Retarget& r : retargets) {
     std::optional<RenamePattern> p = r.named ? std::nullopt : infer_rename(r.meant.target, r.written);
     if (!p || (pattern && !(*p == *pattern))) one_pattern = false;
     if (p && !pattern) pattern = p;
+    std::optional<RenamePattern> f = r.named ? std::nullopt : infer_rename(r.written, r.meant.target);
+    if (!f || (followed && !(*f == *followed)) || !saved_state(r.meant.target) || saved_state(r.written))
+      targets_lag = false;
+    if (f && !followed) followed = f;
+  }
+  if (targets_lag) {
+    RootCause follow{"state-renamed"};
+    for (const Retarget& r : retargets) {
+      follow.output_specs.push_back(slots[r.slot].original);
+      follow.states.push_back(r.meant.target);
+      follow.notes.push_back(fmt::format("`{}` -> `{}`", r.written, r.meant.target));
+      apply(follow, {EditOp::kRename, r.slot, -1, std::string(mutation_spec_kind(r.meant.kind)),
+                     r.meant.target, {}, r.written});
+    }
+    follow.message = fmt::format(
+        "the state was renamed ({}) in its input specs and saved state, but {} write-back target(s) "
+        "kept the old names: the targets follow the rename, and the program records the mapping "
+        "(old -> new, in the notes) so that `pt2lint diff` follows it too", followed->describe(),
+        follow.edits.size());
+    add_cause(std::move(follow));
+    retargets.clear();
   }
   RootCause pairing{"pairing"}, rename{"rename"}, duplicated{"duplicated-target"}, target{"wrong-target"};
   for (const Retarget& r : retargets) {
@@ -254,6 +341,14 @@ void Planner::restore_lost_write_backs() {
   RootCause* pairing = nullptr;
   for (RootCause& c : causes_)
     if (c.kind == "pairing") pairing = &c;
+  // States whose last update the graph computes, with no write-back: each is either a dropped
+  // write-back, or (when it is a user output) a write-back declared a user output.
+  struct Lost {
+    const DeclaredState* state;
+    std::string update;
+    std::vector<int> users;  // user outputs that return the update
+  };
+  std::vector<Lost> lost;
   for (const DeclaredState& state : states_) {
     if (state.kind != "buffer" && state.kind != "user_input") continue;
     const std::string update(facts_.final_update(state.placeholder));
@@ -263,13 +358,22 @@ void Planner::restore_lost_write_backs() {
       return is_mutation_output(s.spec) && named && named->placeholder == state.placeholder;
     });
     if (has_write_back) continue;
-    std::vector<int> users;
+    Lost entry{&state, update, {}};
     for (std::size_t i = 0; i < slots.size(); ++i)
-      if (is_user(slots[i]) && slot_value(slots[i]) == update) users.push_back(static_cast<int>(i));
-    const std::optional<std::size_t> leaves = out_spec_leaves();
-    const int user_count = user_output_count();
+      if (is_user(slots[i]) && slot_value(slots[i]) == update) entry.users.push_back(static_cast<int>(i));
+    lost.push_back(std::move(entry));
+  }
+  // The arity case: the out_spec has exactly as many leaves too few as there are lost states
+  // returned once as a user output, so each of those outputs is that state's write-back.
+  const std::optional<std::size_t> leaves = out_spec_leaves();
+  const int surplus = leaves ? user_output_count() - static_cast<int>(*leaves) : -1;
+  const auto returned_once = std::count_if(lost.begin(), lost.end(), [](const Lost& l) { return l.users.size() == 1; });
+  for (const Lost& entry : lost) {
+    const DeclaredState& state = *entry.state;
+    const std::string& update = entry.update;
+    const std::vector<int>& users = entry.users;
     const std::string kind(mutation_spec_kind(state.kind));
-    const bool surplus_user = leaves && user_count == static_cast<int>(*leaves) + 1;
+    const bool surplus_user = surplus > 0 && surplus == returned_once;
     if (users.size() == 1 && (pairing != nullptr || surplus_user)) {
       RootCause local{"write-back-as-user-output"};
       RootCause& cause = pairing != nullptr ? *pairing : local;
@@ -283,7 +387,7 @@ void Planner::restore_lost_write_backs() {
         local.rule_ids = {"PT210"};
         add_cause(std::move(local));
       }
-    } else if (users.empty() || (leaves && user_count == static_cast<int>(*leaves))) {
+    } else if (users.empty() || surplus == 0) {
       RootCause cause{"dropped-write-back"};
       cause.states.push_back(state.target);
       cause.message = fmt::format("the write-back of {} was dropped: the graph computes its new "

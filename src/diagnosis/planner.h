@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/root_cause.h"
+#include "diagnosis/edit_labels.h"
 #include "diagnosis/output_facts.h"
 #include "diagnosis/signature_draft.h"
 
@@ -27,17 +28,21 @@ class Planner {
 
   void plan_inputs();   // plan_inputs.cc
   void restore_dropped_input();
+  void reconcile_state_names();
+  void restore_written_constants();
   void plan_outputs();  // plan_outputs.cc
   std::vector<RootCause> take() { return std::move(causes_); }
+  EditLabels take_labels() { return std::move(labels_); }
   const SignatureDraft& draft() const { return draft_; }
 
  private:
   // Adds `edit` to `cause` and applies it to the draft.
-  void apply(RootCause& cause, SignatureEdit edit);
+  void apply(RootCause& cause, SignatureEdit edit, EditLabel label = {});
   void declare_states();
   std::optional<DeclaredState> state_of_placeholder(int placeholder) const;
   std::optional<DeclaredState> resolve_target(const ir::OutputSpec& spec) const;
   bool functional() const;
+  bool saved_state(std::string_view fqn) const;  // a weights or constants config key
 
   // Output-side phases, in order (plan_outputs.cc).
   void align_specs();
@@ -45,6 +50,7 @@ class Planner {
   void restore_lost_write_backs();
   void drop_extra_user_outputs();
   void order_layout();
+  void move_tokens_first();
   bool move_user_outputs_back(RootCause& cause);
   bool move_mutations_forward(RootCause& cause);
   int insertion_point(int input_spec) const;
@@ -59,6 +65,7 @@ class Planner {
   std::vector<DeclaredState> states_;        // by input spec
   std::map<int, int> state_by_placeholder_;  // placeholder -> index into states_
   std::vector<RootCause> causes_;
+  EditLabels labels_;
   int sequence_ = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/root_cause.h"
+#include "diagnosis/edit_labels.h"
 
 namespace pt2lint {
 
@@ -17,7 +18,8 @@ namespace diagnosis {
 // Empty when the graph itself is unsound (no dataflow facts) or nothing needs repair.
 // Edits of all causes apply in the order given: each index refers to the signature as the
 // earlier edits left it.
-std::vector<RootCause> plan_repairs(const ProgramIndex& index);
+// `labels` (optional) receives what decided each edit, by sequence.
+std::vector<RootCause> plan_repairs(const ProgramIndex& index, EditLabels* labels = nullptr);
 
 }  // namespace diagnosis
 }  // namespace pt2lint

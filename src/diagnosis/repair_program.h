@@ -2,10 +2,12 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "program.pb.h"
 #include "core/root_cause.h"
+#include "diagnosis/edit_labels.h"
 #include "diagnosis/signature_draft.h"
 
 namespace pt2lint::diagnosis {
@@ -13,11 +15,21 @@ namespace pt2lint::diagnosis {
 struct ProgramRepair {
   std::vector<RootCause> causes;
   std::vector<SignatureEdit> edits;  // every cause's edits, in the order they apply
+  EditLabels labels;                 // what decided each edit, by sequence
   std::string refusal;  // non-empty: no edit was applied, and why (an ambiguity, ...)
+  bool needs_unsafe = false;  // refused only because an edit is unsafe (see SignatureEdit::safe)
+  bool state_entries_renamed = false;  // a weights/constants config key changed
+  // State renamed consistently by the pass (specs and saved state) whose write-back targets
+  // followed: clean name -> name now, for the mapping the program records (lowering).
+  std::vector<std::pair<std::string, std::string>> followed_renames;
   SignatureDraft before, after;
 };
 
+struct RepairOptions {
+  bool unsafe_fixes = false;  // also apply edits decided only by name similarity
+};
+
 // Plans the repair of `program` and, unless it is refused, applies the edits to it.
-ProgramRepair repair_program(ir::Program& program);
+ProgramRepair repair_program(ir::Program& program, const RepairOptions& options = {});
 
 }  // namespace pt2lint::diagnosis

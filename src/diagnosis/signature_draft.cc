@@ -83,6 +83,8 @@ void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program) {
 
 std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
   auto& slots = draft.outputs;
+  // A rename without an output spec renames a saved state entry: not the signature (repair_program).
+  if (e.op == EditOp::kRename && e.spec < 0) return {};
   const bool input_edit = e.op == EditOp::kRenameInput || e.op == EditOp::kInputKind;
   const bool adds = e.op == EditOp::kAddWriteBack || e.op == EditOp::kAddInput;
   if (!adds && !valid(e.spec, input_edit ? draft.inputs.size() : slots.size()))
@@ -127,6 +129,7 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
       break;
     }
     case EditOp::kRenameInput: set_input_name(draft.inputs[e.spec], e.value); break;
+
     case EditOp::kAddInput: {
       if (e.spec < 0 || static_cast<std::size_t>(e.spec) > draft.inputs.size())
         return fmt::format("add_input: no position {}", e.spec);
@@ -150,6 +153,14 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
     case EditOp::kInputKind: {
       ir::InputSpec& spec = draft.inputs[e.spec];
       const std::string name(input_spec_arg_name(spec));
+      if (e.kind == "parameter" && spec.has_parameter()) {  // the same kind: the state's name changes
+        spec.mutable_parameter()->set_parameter_name(e.target);
+        break;
+      }
+      if (e.kind == "tensor_constant" && spec.has_tensor_constant()) {
+        spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
+        break;
+      }
       if (e.kind != "buffer") return "input_kind: only a buffer kind can be restored";
       ir::InputSpec buffer;
       buffer.mutable_buffer()->mutable_arg()->set_name(name);

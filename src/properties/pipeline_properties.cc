@@ -14,7 +14,10 @@
 #include "core/ir/ir_accessors.h"
 #include "contract/contract_diff.h"
 #include "contract/mutation_contract.h"
+#include "analysis/program_index.h"
 #include "core/diagnostic_sink.h"
+#include "diagnosis/output_facts.h"
+#include "diagnosis/repair_program.h"
 #include "engine/engine.h"
 #include "io/readers/load_bytes.h"
 #include "io/writers/program_json_writer.h"
@@ -132,8 +135,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 class PropertyRun {
  public:
-  PropertyRun(const RuleRegistry& registry, std::vector<std::string>& violations)
-      : registry_(registry), violations_(violations) {}
+  PropertyRun(const RuleRegistry& registry, std::vector<std::string>& violations, int& repairs_checked)
+      : registry_(registry), violations_(violations), repairs_checked_(repairs_checked) {}
 
   // Every property of one program; returns what check reports on it.
   Checked run(const ir::Program& x) {
@@ -147,6 +150,7 @@ class PropertyRun {
     unknown_op_state_possibly_written(x, contract);
     lower_properties(x, contract, clean);
     if (clean) swap_is_reported(x, contract);
+    else fix_properties(x);
     return checked;
   }
 
@@ -222,6 +226,60 @@ class PropertyRun {
     }
   }
 
+  // The write-backs of `program` that are already right: target -> value, for each state
+  // written back exactly once, by its own last update (the dataflow facts say so).
+  static std::map<std::string, std::string> right_write_backs(const ir::Program& program) {
+    std::map<std::string, std::string> right;
+    const ProgramIndex index(program);
+    if (!diagnosis::graph_is_sound(index)) return right;
+    diagnosis::ProgramFacts facts(index);
+    std::map<std::string, int> times;
+    const auto& specs = program.program().graph_module().signature().output_specs();
+    for (const ir::OutputSpec& spec : specs)
+      if (is_mutation_output(spec)) ++times[std::string(output_spec_target(spec))];
+    for (const ir::OutputSpec& spec : specs) {
+      if (!is_mutation_output(spec)) continue;
+      const std::string target(output_spec_target(spec)), value(output_spec_arg_name(spec));
+      const std::string_view kind = mutation_state_kind(output_spec_kind(spec));
+      const std::optional<int> input = index.input_spec_by_target(kind, target);
+      if (times[target] != 1 || !input) continue;
+      std::optional<ValueDef> def = index.definition(input_spec_arg_name(index.signature().input_specs(*input)));
+      if (!def || def->placeholder < 0) continue;
+      const diagnosis::ValueFact& fact = facts.fact(value);
+      if (fact.origin == diagnosis::Origin::kUpdate && fact.placeholder == def->placeholder &&
+          facts.final_update(def->placeholder) == value)
+        right[target] = value;
+    }
+    return right;
+  }
+
+  // What `pt2lint fix` would write (a repair that checks clean; unsafe edits included) keeps
+  // every write-back that was already right: same state, same value (docs/fix.md).
+  void fix_properties(const ir::Program& x) {
+    ir::Program repaired = x;
+    const diagnosis::ProgramRepair repair = diagnosis::repair_program(repaired, {true});
+    if (!repair.refusal.empty() || repair.edits.empty()) return;
+    if (check(repaired, registry_).first_error() != nullptr) return;  // fix refuses to write it
+    ++repairs_checked_;
+    std::map<std::string, std::string> after;
+    std::map<std::string, int> times;
+    for (const ir::OutputSpec& spec : repaired.program().graph_module().signature().output_specs()) {
+      if (!is_mutation_output(spec)) continue;
+      after[std::string(output_spec_target(spec))] = std::string(output_spec_arg_name(spec));
+      ++times[std::string(output_spec_target(spec))];
+    }
+    std::map<std::string, std::string> renamed;  // a followed rename keeps the write, under a new name
+    for (const auto& [from, to] : repair.followed_renames) renamed[from] = to;
+    for (const auto& [target, value] : right_write_backs(x)) {
+      const std::string now = renamed.contains(target) ? renamed[target] : target;
+      auto it = after.find(now);
+      if (it == after.end() || it->second != value || times[now] != 1)
+        fail("fix-keeps-right-writes", x, fmt::format(
+            "the repair changes the write-back of `{}` (was `{}`, now {})", target, value,
+            it == after.end() ? std::string("none") : fmt::format("`{}` x{}", it->second, times[now])));
+    }
+  }
+
   // Two write-backs of same-shape state, each the update of its own target: exchanging the
   // targets is exactly the bug PT301 exists for.
   void swap_is_reported(const ir::Program& x, const ProgramContract& contract) {
@@ -248,6 +306,7 @@ class PropertyRun {
 
   const RuleRegistry& registry_;
   std::vector<std::string>& violations_;
+  int& repairs_checked_;
 };
 
 }  // namespace
@@ -255,7 +314,7 @@ class PropertyRun {
 PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const RuleRegistry& registry,
                             const PipelineOptions& options) {
   PipelineResult result;
-  PropertyRun run(registry, result.violations);
+  PropertyRun run(registry, result.violations, result.repairs_checked);
   FileResult file;
   file.path = "input.textproto";
   for (const ir::Program& program : programs) {

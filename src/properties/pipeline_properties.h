@@ -25,6 +25,7 @@ namespace pt2lint::properties {
 struct PipelineResult {
   std::vector<Finding> findings;         // what `check` reports on the programs themselves
   std::vector<std::string> violations;   // "property-name: detail", one per broken property
+  int repairs_checked = 0;               // repairs `fix` would write, checked by fix-keeps-right-writes
 };
 
 struct PipelineOptions {

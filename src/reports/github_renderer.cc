@@ -5,6 +5,7 @@
 
 #include "reports/finding_anchor.h"
 #include "reports/markdown_summary.h"
+#include "reports/review_text.h"
 
 namespace pt2lint {
 namespace {
@@ -50,18 +51,29 @@ struct Annotation {
 
 void GithubRenderer::render(const RunReport& report, const RenderOptions& options,
                             std::ostream& out) const {
-  // GitHub shows only 10 annotations of each level per step: new findings first, the most
-  // severe first, and otherwise in report order.
+  // One annotation per root cause (grouped findings are named in their primary's text),
+  // new findings first, the most severe first, and otherwise in report order; GitHub shows
+  // only kMaxAnnotationsPerLevel of each level per step, so the rest are counted in one
+  // plain log line and listed in the step summary.
   std::vector<Annotation> annotations;
   for (const FileResult& file : report.files)
-    for (const Finding& f : file.findings) annotations.push_back({&file, &f});
+    for (const Finding& f : file.findings)
+      if (shown_once_per_cause(f)) annotations.push_back({&file, &f});
   std::stable_sort(annotations.begin(), annotations.end(),
                    [](const Annotation& a, const Annotation& b) {
                      if (a.finding->baselined != b.finding->baselined) return !a.finding->baselined;
                      return a.finding->severity > b.finding->severity;
                    });
+  std::size_t per_level[3] = {0, 0, 0};
+  std::size_t left_out = 0;
   for (const Annotation& a : annotations) {
     const Finding& f = *a.finding;
+    std::size_t& used = per_level[static_cast<int>(f.severity)];
+    if (used == kMaxAnnotationsPerLevel) {
+      ++left_out;
+      continue;
+    }
+    ++used;
     FindingAnchor anchor = anchor_finding(*a.file, f, options.source_root);
     std::string title = "pt2lint (" + f.rule_id + " " + f.rule_name + ")";
     if (f.baselined) title += " [baseline]";
@@ -74,12 +86,18 @@ void GithubRenderer::render(const RunReport& report, const RenderOptions& option
       out << ",file=" << escape_property(anchor.artifact);
     }
     std::string text = anchor.artifact + (f.program.empty() ? "" : ":" + f.program) + ": " +
-                       message_with_notes(f, "\n");
+                       review_message(*a.file, f, "\n");
     out << "::" << escape_data(text) << '\n';
+  }
+  if (left_out > 0) {
+    out << "pt2lint: " << left_out << " more root causes are not annotated (GitHub shows "
+        << kMaxAnnotationsPerLevel << " annotations of each level per step)";
+    out << (options.step_summary_path.empty() ? "; run with $GITHUB_STEP_SUMMARY set to list them\n"
+                                              : "; the job summary lists them\n");
   }
   if (!options.step_summary_path.empty()) {
     std::ofstream summary(options.step_summary_path, std::ios::app);
-    write_markdown_summary(report, options, summary);
+    write_markdown_report(report, options, summary);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/baseline/fingerprint.h"
 #include "reports/finding_anchor.h"
+#include "reports/review_text.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
@@ -24,7 +25,7 @@ void GitlabRenderer::render(const RunReport& report, const RenderOptions& option
     for (std::size_t i = 0; i < file.findings.size(); ++i) {
       const Finding& f = file.findings[i];
       FindingAnchor anchor = anchor_finding(file, f, options.source_root);
-      std::string description = message_with_notes(f, " ");
+      std::string description = review_message(file, f, " ");
       if (!f.program.empty()) description = f.program + ": " + description;
       json.begin_object();
       json.field("type", "issue");

@@ -1,20 +1,9 @@
 #include "reports/json_renderer.h"
 
+#include "reports/signature_edit_json.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
-namespace {
-
-void write_location(JsonWriter& json, const Location& location) {
-  json.key("location").begin_object();
-  if (location.input_spec) json.field("input_spec", *location.input_spec);
-  if (location.output_spec) json.field("output_spec", *location.output_spec);
-  if (!location.node.empty()) json.field("node", location.node);
-  if (!location.value.empty()) json.field("value", location.value);
-  if (!location.json_path.empty()) json.field("json_path", location.json_path);
-  if (!location.archive_member.empty()) json.field("archive_member", location.archive_member);
-  json.end_object();
-}
 
 // Only the fields that apply to the edit's op are written.
 void write_edit(JsonWriter& json, const SignatureEdit& edit) {
@@ -31,6 +20,19 @@ void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   if (!edit.from.empty()) json.field("from", edit.from);
   if (edit.persistent) json.field("persistent", *edit.persistent);
   json.field("sequence", edit.sequence);
+  json.end_object();
+}
+
+namespace {
+
+void write_location(JsonWriter& json, const Location& location) {
+  json.key("location").begin_object();
+  if (location.input_spec) json.field("input_spec", *location.input_spec);
+  if (location.output_spec) json.field("output_spec", *location.output_spec);
+  if (!location.node.empty()) json.field("node", location.node);
+  if (!location.value.empty()) json.field("value", location.value);
+  if (!location.json_path.empty()) json.field("json_path", location.json_path);
+  if (!location.archive_member.empty()) json.field("archive_member", location.archive_member);
   json.end_object();
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reports/finding_anchor.h"
+#include "reports/review_text.h"
 
 namespace pt2lint {
 namespace {
@@ -74,16 +75,18 @@ std::vector<ProgramCases> group(const FileResult& file) {
   return programs;
 }
 
-bool fails(const RuleCase& rule) {
+// A case fails as the run does (exit 1) and as `pytest --pt2lint` does: on an error that is
+// not in the baseline. Warnings and notes stay visible in system-out.
+const Finding* failing_finding(const RuleCase& rule) {
   for (const Finding* f : rule.findings)
-    if (f->severity != Severity::kNote && !f->baselined) return true;
-  return false;
+    if (f->severity == Severity::kError && !f->baselined) return f;
+  return nullptr;
 }
 
-std::string finding_line(const Finding& f) {
+std::string finding_line(const FileResult& file, const Finding& f) {
   std::string where = describe_location(f.location);
   return fmt::format("{}{}: {}{}", severity_name(f.severity), f.baselined ? " (baseline)" : "",
-                     where.empty() ? "" : where + ": ", message_with_notes(f, "\n  "));
+                     where.empty() ? "" : where + ": ", review_message(file, f, "\n  "));
 }
 
 }  // namespace
@@ -111,15 +114,14 @@ void JunitRenderer::render(const RunReport& report, const RenderOptions& options
                              classname, xml_escape(rule.rule_id), xml_escape(rule.rule_name),
                              xml_escape(artifact));
         std::string body;
-        for (const Finding* f : rule.findings) body += finding_line(*f) + "\n";
-        if (fails(rule)) {
+        for (const Finding* f : rule.findings) body += finding_line(file, *f) + "\n";
+        if (const Finding* failing = failing_finding(rule)) {
           ++failures;
-          const Finding& first = *rule.findings.front();
           cases << fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                               xml_escape(first.message), severity_name(first.severity),
+                               xml_escape(failing->message), severity_name(failing->severity),
                                xml_escape(body));
         } else {
-          // Notes and baselined findings do not fail the case but stay visible.
+          // Warnings, notes and baselined findings do not fail the case but stay visible.
           cases << "      <system-out>" << xml_escape(body) << "</system-out>\n";
         }
         cases << "    </testcase>\n";

@@ -1,6 +1,7 @@
 #include "reports/rdjson_renderer.h"
 
 #include "reports/finding_anchor.h"
+#include "reports/review_text.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
@@ -15,7 +16,7 @@ void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f
                       const RenderOptions& options) {
   FindingAnchor anchor = anchor_finding(file, f, options.source_root);
   json.begin_object();
-  std::string message = message_with_notes(f, "\n");
+  std::string message = review_message(file, f, "\n");
   if (anchor.source) message += "\n(" + anchor.artifact + (f.program.empty() ? "" : ", program " + f.program) + ")";
   json.field("message", message);
   json.key("location").begin_object();
@@ -33,6 +34,24 @@ void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f
   json.key("code").begin_object().field("value", f.rule_id);
   if (std::string url = rule_help_uri(options.docs_url, f.rule_name); !url.empty()) json.field("url", url);
   json.end_object();
+  // The findings this root cause explains, each where its own diagnostic points.
+  if (!f.related.empty()) {
+    json.key("related_locations").begin_array();
+    for (int i : f.related) {
+      const Finding& grouped = file.findings[i];
+      FindingAnchor where = anchor_finding(file, grouped, options.source_root);
+      json.begin_object();
+      json.field("message", "[" + grouped.rule_id + " " + grouped.rule_name + "] " + grouped.message);
+      json.key("location").begin_object();
+      json.field("path", where.source ? where.source->path : where.artifact);
+      if (where.source) {
+        json.key("range").begin_object().key("start").begin_object();
+        json.field("line", where.source->line).end_object().end_object();
+      }
+      json.end_object().end_object();
+    }
+    json.end_array();
+  }
   json.end_object();
 }
 

@@ -29,6 +29,10 @@ struct RenderOptions {
   std::string docs_url;
   // github: where the Markdown summary is appended ($GITHUB_STEP_SUMMARY), "" for nowhere.
   std::string step_summary_path;
+  // markdown (and the github step summary): the name of the full report, e.g. the CI
+  // artifact that holds the HTML or JSON report; the closing "N more findings in the full
+  // report" line names it. "" for a generic pointer to `--format html`/`json`.
+  std::string full_report;
 };
 
 class Renderer {

@@ -5,6 +5,8 @@
 
 #include "engine/baseline/fingerprint.h"
 #include "reports/finding_anchor.h"
+#include "reports/review_text.h"
+#include "reports/signature_edit_json.h"
 #include "support/json_writer.h"
 
 namespace pt2lint {
@@ -105,6 +107,30 @@ void write_logical_locations(JsonWriter& json, const std::string& artifact, cons
   json.end_object().end_array();
 }
 
+// The repair `pt2lint fix` applies, for findings whose diagnosis proved one (fix.edits).
+// A .pt2 is a zip whose program JSON is usually compressed, so no byte range of the file
+// can be replaced honestly: the one replacement SARIF requires is empty (it changes
+// nothing), the edits travel as data in the fix's properties (the objects of the JSON
+// report's fix.edits), and the description names the command that applies them.
+void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix& fix) {
+  std::string command = "pt2lint fix " + artifact + " -o " + artifact;
+  std::string text = fix.description + "\nThe edits, which `" + command + "` applies:";
+  for (const SignatureEdit& edit : fix.edits) text += "\n- " + describe_edit(edit);
+  json.key("fixes").begin_array().begin_object();
+  json.key("description").begin_object().field("text", text).end_object();
+  json.key("artifactChanges").begin_array().begin_object();
+  json.key("artifactLocation").begin_object().field("uri", uri_reference(artifact)).end_object();
+  json.key("replacements").begin_array().begin_object();
+  json.key("deletedRegion").begin_object().field("byteOffset", 0).field("byteLength", 0).end_object();
+  json.end_object().end_array();
+  json.end_object().end_array();
+  json.key("properties").begin_object().field("command", command);
+  json.key("edits").begin_array();
+  for (const SignatureEdit& edit : fix.edits) write_edit(json, edit);
+  json.end_array().end_object();
+  json.end_object().end_array();
+}
+
 void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
                   const std::string& fingerprint, const std::map<std::string_view, int>& index,
                   const RenderOptions& options) {
@@ -114,7 +140,7 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
   if (auto it = index.find(f.rule_id); it != index.end()) json.field("ruleIndex", it->second);
   json.field("level", severity_name(f.severity));
 
-  std::string text = message_with_notes(f, "\n");
+  std::string text = review_message(file, f, "\n");
   if (anchor.source) {
     // An embedded link to relatedLocations[id=1]: GitHub renders it as a link to the .pt2.
     text += "\n\nIn " + anchor.artifact + (f.program.empty() ? "" : ", program " + f.program);
@@ -137,7 +163,7 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
   write_logical_locations(json, anchor.artifact, f);
   json.end_object().end_array();
 
-  if (anchor.source || !f.related.empty()) {
+  if (anchor.source || !f.related.empty() || f.cause) {
     json.key("relatedLocations").begin_array();
     if (anchor.source) {
       json.begin_object().field("id", 1);
@@ -156,8 +182,19 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
       json.field("text", "[" + grouped.rule_id + " " + grouped.rule_name + "] " + grouped.message);
       json.end_object().end_object();
     }
+    // A grouped finding links back to the primary that explains it.
+    if (f.cause) {
+      const Finding& primary = file.findings[*f.cause];
+      json.begin_object().field("id", 2);
+      write_artifact_location(json, anchor.artifact, 1);
+      json.key("message").begin_object();
+      json.field("text", "caused by [" + primary.rule_id + " " + primary.rule_name + "] " + primary.message);
+      json.end_object().end_object();
+    }
     json.end_array();
   }
+
+  if (f.fix && !f.fix->edits.empty()) write_fix(json, anchor.artifact, *f.fix);
 
   json.key("partialFingerprints").begin_object();
   // GitHub keys alerts on primaryLocationLineHash alone and keeps a value it is given.

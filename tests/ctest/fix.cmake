@@ -24,3 +24,21 @@ add_test(NAME fix_seedbugs
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs
                  ${CMAKE_CURRENT_BINARY_DIR}/fix_seedbugs)
 set_tests_properties(fix_seedbugs PROPERTIES TIMEOUT 120)
+
+# fix_passes: backend-style passes (data/fix/corrupt_passes.py) over real clean exports; every
+# repair must be the clean program (under the rename it records), every refusal must say why,
+# and each pass must do at least as well as docs/fix.md's table says (--expect).
+set(_fix_pass_sources
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama_clean.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/two_caches.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/ema_buffer.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/define_inplace.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops/define_list_inplace.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/subgraphs/print_effect.aten.pt2
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/device/subgraphs/dynamic_kv_cache.aten.pt2)
+file(GLOB _fix_device_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/device/clean/*.pt2)
+add_test(NAME fix_passes
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_passes.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_passes
+                 ${_fix_pass_sources} ${_fix_device_sources})
+set_tests_properties(fix_passes PROPERTIES TIMEOUT 300)

@@ -1,4 +1,4 @@
-# The CI examples shown in the README (workflow, GitLab job, pre-commit entry, pyproject.toml).
+# The configuration example shown in the README (pyproject.toml); the CI setups are in tests/ctest/ci.cmake.
 add_test(NAME readme_examples
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/readme/readme_examples.py
           $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/README.md

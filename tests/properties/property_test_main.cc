@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
 
   std::mt19937_64 rng(args.seed);
   std::map<std::string, int> applied, broken;
-  int executions = 0, failures = 0;
+  int executions = 0, failures = 0, repairs_checked = 0;
   double slowest_ms = 0;
   std::string slowest;
   auto run = [&](const ir::ProgramSet& set, const std::string& what) {
@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
     const properties::PipelineResult result = properties::run_pipeline(programs, registry);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ++executions;
+    repairs_checked += result.repairs_checked;
     if (ms > slowest_ms) slowest_ms = ms, slowest = what;
     std::vector<std::string> problems = result.violations;
     if (ms > args.max_ms) problems.push_back(fmt::format("bounded-time: {:.0f} ms (limit {:.0f} ms)", ms, args.max_ms));
@@ -132,6 +133,7 @@ int main(int argc, char** argv) {
 
   std::cout << fmt::format("{} seeds, {} executions, {} property violations; slowest {:.1f} ms ({})\n", seeds.size(),
                            executions, failures, slowest_ms, slowest);
+  std::cout << fmt::format("  {} repairs that fix would write, checked by fix-keeps-right-writes\n", repairs_checked);
   for (const auto& [kind, n] : applied) std::cout << fmt::format("  mutation {:<28} {:>6}\n", kind, n);
   for (const auto& [property, n] : broken) std::cout << fmt::format("  BROKEN {:<30} {:>6}\n", property, n);
   return failures == 0 ? 0 : 1;

@@ -154,6 +154,8 @@ def check_github(text):
     """Workflow commands as actions/toolkit's command.ts writes them."""
     problems, count = [], 0
     for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("pt2lint: "):
+            continue  # a plain log line: how many root causes were left unannotated
         match = COMMAND.match(line)
         if not match:
             problems.append(f"line {number}: not a workflow command: {line[:80]}")
@@ -168,3 +170,86 @@ def check_github(text):
         if ESCAPED.search(match.group(3)):
             problems.append(f"line {number}: unescaped % in the message")
     return problems, count
+
+
+MARKDOWN_LIMIT = 65536
+ANNOTATIONS_PER_LEVEL = 10
+LEVELS = {"error": 0, "warning": 1, "note": 2}
+
+
+def entries(report):
+    """The findings a per-cause format shows: primaries and ungrouped findings."""
+    return [(file, f) for file in report["files"] for f in file["findings"] if "cause" not in f]
+
+
+def expected_annotations(report):
+    per_level = {}
+    for _, f in entries(report):
+        per_level[f["severity"]] = per_level.get(f["severity"], 0) + 1
+    return sum(min(n, ANNOTATIONS_PER_LEVEL) for n in per_level.values())
+
+
+def check_markdown(report, text):
+    """Bounded under GitHub's comment limit, a summary first, each root cause once: the table
+    rows are entries (primaries and ungrouped findings), and what they leave out is counted."""
+    problems = []
+    if len(text) > MARKDOWN_LIMIT:
+        problems.append(f"{len(text)} characters, over GitHub's {MARKDOWN_LIMIT}")
+    if not text.startswith("## pt2lint\n"):
+        problems.append("the report does not start with its summary heading")
+    shown = entries(report)
+    rows = [line for line in text.splitlines() if line.startswith("| :")]
+    if len(rows) > len(shown):
+        problems.append(f"{len(rows)} finding rows for {len(shown)} root causes and findings")
+    represented = 0
+    # Rows come errors first, then warnings, then notes, each in report order.
+    ordered = sorted(shown, key=lambda e: LEVELS[e[1]["severity"]])
+    for (file, f), row in zip(ordered, rows):
+        if f"{f['rule']} {f['name']}" not in row:
+            problems.append(f"row for {file['path']} is not {f['rule']}: {row[:120]}")
+            break
+        represented += 1 + len(f.get("related", []))
+    # A grouped finding never has a row of its own: a swap, or a rotation of 8 specs, is one entry.
+    for file in report["files"]:
+        path = file["path"].replace("|", "\\|")
+        for f in file["findings"]:
+            if "cause" in f:
+                start = f"| {f['rule']} {f['name']} | `{path}`"
+                if any(start in row for row in rows) and f["message"][:60] in text:
+                    problems.append(f"grouped finding {f['rule']} of {file['path']} has its own row")
+    total = sum(len(file["findings"]) for file in report["files"])
+    if represented < total:
+        closing = f"{total - represented} more findings in the full report"
+        if closing not in text:
+            problems.append(f"the report does not end with \"{closing}\"")
+    return problems
+
+
+def sarif_fixes_match(report, text):
+    """Every finding with repair edits (what `pt2lint fix` applies) has SARIF fixes, and only those."""
+    results = json.loads(text)["runs"][0]["results"]
+    findings = [f for file in report["files"] for f in file["findings"]]
+    problems = []
+    for i, (f, result) in enumerate(zip(findings, results)):
+        wants = bool(f.get("fix", {}).get("edits"))
+        if wants != bool(result.get("fixes")):
+            problems.append(f"results[{i}] ({f['rule']}): fixes {'missing' if wants else 'unexpected'}")
+        elif wants and result["fixes"][0]["properties"]["edits"] != f["fix"]["edits"]:
+            problems.append(f"results[{i}]: fixes' edits differ from the JSON report's")
+    return problems
+
+
+def junit_fails_only_on_errors(report, text):
+    """A file whose findings are all warnings or notes (or baselined) has no failed testcase;
+    a file with a new error has one: JUnit agrees with the exit code and pytest --pt2lint."""
+    root = ElementTree.fromstring(text)
+    failed = {suite.get("name"): int(suite.get("failures")) for suite in root.findall("testsuite")}
+    problems = []
+    for file in report["files"]:
+        errors = any(f["severity"] == "error" and not f["baseline"] for f in file["findings"])
+        name = next((n for n in failed if file["path"].endswith(n) or n.endswith(file["path"])), None)
+        if name is None:
+            continue
+        if errors != (failed[name] > 0):
+            problems.append(f"{file['path']}: {failed[name]} failed testcases, errors: {errors}")
+    return problems

@@ -32,19 +32,31 @@ def main():
             return 1
         with open(path) as f:
             outputs[fmt] = f.read()
-    findings = sum(len(f["findings"]) for f in json.loads(outputs["json"])["files"])
+    report = json.loads(outputs["json"])
+    findings = sum(len(f["findings"]) for f in report["files"])
     failed = False
     for fmt, check in CHECKS.items():
         problems, count = check(outputs[fmt])
-        if fmt != "junit" and count != findings:
+        if fmt == "github":
+            expected = report_checks.expected_annotations(report)
+            if count != expected:
+                problems.append(f"{count} annotations, expected {expected} (one per root cause, 10 per level)")
+        elif fmt != "junit" and count != findings:
             problems.append(f"{count} entries for {findings} findings")
+        if fmt == "sarif":
+            problems += report_checks.sarif_fixes_match(report, outputs[fmt])
+        if fmt == "junit":
+            problems += report_checks.junit_fails_only_on_errors(report, outputs[fmt])
         for problem in problems[:20]:
             print(f"{fmt}: {problem}")
         failed |= bool(problems)
         print(f"{fmt}: {count} entries, {'INVALID' if problems else 'valid'}")
-    if "## pt2lint" not in outputs["markdown"]:
-        print("markdown: no summary heading")
-        failed = True
+    problems = report_checks.check_markdown(report, outputs["markdown"])
+    for problem in problems[:20]:
+        print(f"markdown: {problem}")
+    failed |= bool(problems)
+    print(f"markdown: {len(outputs['markdown'])} characters (limit 65,536), "
+          f"{'INVALID' if problems else 'valid'}")
     print(f"SARIF validated against {os.path.basename(report_checks.SARIF_SCHEMA)}")
     return 1 if failed else 0
 

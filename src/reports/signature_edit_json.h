@@ -1,0 +1,12 @@
+// One repair edit as the JSON report writes it (`fix.edits[]`), shared with SARIF's `fixes`.
+#pragma once
+
+#include "core/signature_edit.h"
+#include "support/json_writer.h"
+
+namespace pt2lint {
+
+// Only the fields that apply to the edit's op are written.
+void write_edit(JsonWriter& json, const SignatureEdit& edit);
+
+}  // namespace pt2lint
