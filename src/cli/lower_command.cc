@@ -5,9 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/dataflow/possible_writes.h"
-#include "analysis/dataflow/program_dataflow.h"
-#include "analysis/dataflow/subgraph_calls.h"
 #include "analysis/opschema/schema_catalog.h"
 #include "analysis/program_index.h"
 #include "cli/op_schema_files.h"
@@ -19,6 +16,7 @@
 #include "lowering/lowered_output.h"
 #include "lowering/rename_nested.h"
 #include "lowering/self_check.h"
+#include "lowering/unmodelled_effects.h"
 #include "support/temp_file.h"
 
 namespace pt2lint {
@@ -33,24 +31,6 @@ struct LowerOptions {
   std::vector<std::string> op_schemas;
 };
 
-// Why `program` cannot be lowered soundly: state passed to an op whose schema is unknown
-// may be written, and lowering would have to guess. "" when there is none.
-std::string unknown_op_writes(const ir::Program& program, const opschema::SchemaCatalog& schemas,
-                              const std::string& input) {
-  ProgramIndex index(program);
-  index.set_op_knowledge({&schemas, false});
-  dataflow::ProgramDataflow flow(index);
-  for (const dataflow::PossibleWrite& write : dataflow::possible_writes(index, flow.ops(), flow.tracer(), false)) {
-    if (dataflow::only_subgraph_calls(index, write.nodes)) continue;  // functionalize refuses those by name
-    const int node = write.nodes.front();
-    return fmt::format("{} is passed to {}, whose schema pt2lint does not know, so it cannot tell whether the op "
-                       "writes it; declare the schema with --op-schemas (`pt2lint schemas --missing {}` prints "
-                       "a template)",
-                       flow.describe_state(write.placeholder), flow.describe_node(node), input);
-  }
-  return {};
-}
-
 int run_lower(const LowerOptions& options) {
   LoadedPrograms loaded = load_programs(options.input);
   if (int refused = refuse_unusable(options.input, loaded, "cannot be lowered: the file itself is broken");
@@ -60,7 +40,7 @@ int run_lower(const LowerOptions& options) {
   if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
   bool renamed = false;
   for (ir::Program& program : loaded.programs) {
-    if (const std::string why = unknown_op_writes(program, schemas, options.input); !why.empty()) {
+    if (const std::string why = lowering::unmodelled_effects(program, &schemas, options.input); !why.empty()) {
       print_error(fmt::format("{}:{}: cannot lower: {}", options.input, program.name(), why));
       return kExitFindings;
     }

@@ -169,8 +169,10 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     if (!state.nodes.empty()) write.value_name = std::string(index.node_name(state.nodes.back()));
     contract.writes.push_back(std::move(write));
   }
+  // Parameters too, whatever --unknown-ops-parameters says: that flag quiets a warning, while a
+  // contract that omitted a possible parameter write would let `diff` call a change "none".
   for (const dataflow::PossibleWrite& state :
-       dataflow::possible_writes(index, flow.ops(), flow.tracer(), ops.report_parameters)) {
+       dataflow::possible_writes(index, flow.ops(), flow.tracer(), /*include_parameters=*/true)) {
     PossibleWritePromise possible{std::string(state.target), std::string(state.kind), {}};
     for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
     contract.possible_writes.push_back(std::move(possible));

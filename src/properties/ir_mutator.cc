@@ -270,6 +270,30 @@ bool unknown_schema_op(ir::Program& p, Rng& rng) {
   return true;
 }
 
+// triton_kernel_wrapper_mutation(kernel_idx=0, kwargs={in_0: ..., ...}): the node's inputs move
+// into a dict, the shape that hid state from the dataflow before issue 22.
+bool triton_launch(ir::Program& p, Rng& rng) {
+  ir::Graph* g = some_graph(p, rng, 1);
+  if (g == nullptr) return false;
+  ir::Node& node = *g->mutable_nodes(static_cast<int>(pick(rng, g->nodes_size())));
+  ir::Argument kwargs;
+  for (int i = 0; i < node.inputs_size(); ++i) {
+    if (node.inputs(i).arg().has_as_graph()) continue;
+    ir::StringToArgumentEntry* entry = kwargs.mutable_as_string_to_argument()->add_items();
+    entry->set_key("in_" + std::to_string(i));
+    *entry->mutable_value() = node.inputs(i).arg();
+  }
+  node.clear_inputs();
+  ir::NamedArgument* idx = node.add_inputs();
+  idx->set_name("kernel_idx");
+  idx->mutable_arg()->set_as_int(0);
+  ir::NamedArgument* kw = node.add_inputs();
+  kw->set_name("kwargs");
+  *kw->mutable_arg() = std::move(kwargs);
+  node.set_target("torch.ops.higher_order.triton_kernel_wrapper_mutation");
+  return true;
+}
+
 }  // namespace
 
 std::string_view mutation_name(Mutation mutation) {
@@ -288,6 +312,7 @@ std::string_view mutation_name(Mutation mutation) {
     case Mutation::kMoveNodeIntoSubgraph: return "move-node-into-subgraph";
     case Mutation::kMoveNodeOutOfSubgraph: return "move-node-out-of-subgraph";
     case Mutation::kUnknownSchemaOp: return "unknown-schema-op";
+    case Mutation::kTritonLaunch: return "triton-launch";
     case Mutation::kCount: break;
   }
   return "?";
@@ -311,6 +336,7 @@ bool apply_mutation(ir::ProgramSet& set, Mutation mutation, Rng& rng) {
     case Mutation::kMoveNodeIntoSubgraph: return move_into_subgraph(p, rng);
     case Mutation::kMoveNodeOutOfSubgraph: return move_out_of_subgraph(p, rng);
     case Mutation::kUnknownSchemaOp: return unknown_schema_op(p, rng);
+    case Mutation::kTritonLaunch: return triton_launch(p, rng);
     case Mutation::kCount: break;
   }
   return false;

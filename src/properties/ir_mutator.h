@@ -28,6 +28,7 @@ enum class Mutation {
   kMoveNodeIntoSubgraph,
   kMoveNodeOutOfSubgraph,
   kUnknownSchemaOp,         // a node's op replaced by one whose schema nobody knows
+  kTritonLaunch,            // a node replaced by a Triton launch taking its inputs in a kwargs dict
   kCount,
 };
 

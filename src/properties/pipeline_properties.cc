@@ -1,12 +1,17 @@
 #include "properties/pipeline_properties.h"
 
 #include <algorithm>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "analysis/opschema/schema_catalog.h"
+#include "core/ir/ir_accessors.h"
 #include "contract/contract_diff.h"
 #include "contract/mutation_contract.h"
 #include "analysis/program_index.h"
@@ -38,6 +43,44 @@ Checked check(const ir::Program& program, const RuleRegistry& registry) {
   Checked out;
   out.summary = engine.check_program(program, sink);
   out.findings = sink.take();
+  return out;
+}
+
+// Higher-order ops whose effects pt2lint models: their subgraphs are followed, or they are
+// decoded functional calls whose writes are their outputs, or they compute fresh values.
+constexpr std::string_view kModelledHigherOrder[] = {
+    "cond", "while_loop", "map_impl", "scan", "associative_scan", "invoke_subgraph", "wrap_with_set_grad_enabled",
+    "wrap_with_autocast", "flex_attention", "auto_functionalized", "auto_functionalized_v2",
+    "triton_kernel_wrapper_functional", "with_effects", "out_dtype", "run_and_save_rng_state", "run_with_rng_state"};
+
+bool outside_schema_table(std::string_view target, bool functional_dialect) {
+  constexpr std::string_view kHop = "torch.ops.higher_order.";
+  if (target.starts_with(kHop)) {
+    const std::string_view op = target.substr(kHop.size());
+    return std::find(std::begin(kModelledHigherOrder), std::end(kModelledHigherOrder), op) ==
+           std::end(kModelledHigherOrder);
+  }
+  if (functional_dialect) return false;  // ATEN is functional by contract
+  const std::optional<opschema::OperatorName> name = opschema::parse_serialized_target(target);
+  return name && !opschema::lookup_schema(*name, nullptr).schema;
+}
+
+void collect_tensors(const ir::Argument& arg, std::vector<std::string_view>& out, int depth) {
+  if (arg.has_as_tensor()) out.push_back(arg.as_tensor().name());
+  if (arg.has_as_optional_tensor() && arg.as_optional_tensor().has_as_tensor())
+    out.push_back(arg.as_optional_tensor().as_tensor().name());
+  if (arg.has_as_tensors())
+    for (const ir::TensorArgument& t : arg.as_tensors().items()) out.push_back(t.name());
+  if (arg.has_as_optional_tensors())
+    for (const ir::OptionalTensorArgument& t : arg.as_optional_tensors().items())
+      if (t.has_as_tensor()) out.push_back(t.as_tensor().name());
+  if (arg.has_as_string_to_argument() && depth < 8)
+    for (const ir::StringToArgumentEntry& e : arg.as_string_to_argument().items()) collect_tensors(e.value(), out, depth + 1);
+}
+
+std::vector<std::string_view> tensors_passed(const ir::Node& node) {
+  std::vector<std::string_view> out;
+  for (const ir::NamedArgument& input : node.inputs()) collect_tensors(input.arg(), out, 0);
   return out;
 }
 
@@ -104,6 +147,7 @@ class PropertyRun {
     if (clean && checked.summary.dialect == "ATEN" && write_keys(contract) != write_keys(checked.summary))
       fail("contract-matches-mutation-set", x, fmt::format("contract writes {}, effective mutation set {}",
                                                           joined(write_keys(contract)), joined(write_keys(checked.summary))));
+    unknown_op_state_possibly_written(x, contract);
     lower_properties(x, contract, clean);
     if (clean) swap_is_reported(x, contract);
     else fix_properties(x);
@@ -147,6 +191,39 @@ class PropertyRun {
     if (!twice) return fail("lower-idempotent", x, "lower refuses its own output: " + why);
     if (!derive_contract(*twice).same_promises(once))
       fail("lower-idempotent", x, "contract(lower(lower(x))) differs from contract(lower(x))");
+  }
+
+  // Unknown is never "none" (issue 22): state passed directly, in a list or in a kwargs dict to
+  // an op outside the schema table (or a higher-order op pt2lint does not model) is in the
+  // contract's writes or possible writes. Decided here from the graph alone, not by
+  // src/analysis/dataflow/op_effects.cc, so that the two can disagree.
+  void unknown_op_state_possibly_written(const ir::Program& x, const ProgramContract& contract) {
+    std::set<std::string> reported;
+    for (const WritePromise& w : contract.writes) reported.insert(w.target);
+    for (const PossibleWritePromise& p : contract.possible_writes) reported.insert(p.target);
+    const ir::GraphModule& module = x.program().graph_module();
+    std::set<std::string_view> placeholders;
+    for (const ir::Argument& input : module.graph().inputs())
+      if (input.has_as_tensor()) placeholders.insert(input.as_tensor().name());
+    std::map<std::string, std::string, std::less<>> state_of;  // placeholder -> target
+    for (const ir::InputSpec& spec : module.signature().input_specs()) {
+      const std::string_view kind = input_spec_kind(spec);
+      if (!placeholders.count(input_spec_arg_name(spec))) continue;
+      if (kind == "user_input") state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_arg_name(spec)));
+      else if (kind == "buffer" || kind == "parameter" || kind == "tensor_constant")
+        state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_target(spec)));
+    }
+    const bool functional = dialect_of(x.program()) == Dialect::kAten;
+    for (const ir::Node& node : module.graph().nodes()) {
+      if (!outside_schema_table(node.target(), functional)) continue;
+      for (const std::string_view value : tensors_passed(node)) {
+        auto state = state_of.find(value);
+        if (state == state_of.end() || reported.count(state->second)) continue;
+        fail("unknown-op-state-possibly-written", x,
+             fmt::format("`{}` ({}) is passed to `{}`, whose effects pt2lint does not know, yet it is neither in "
+                         "the contract's writes nor in its possible writes", value, state->second, node.target()));
+      }
+    }
   }
 
   // The write-backs of `program` that are already right: target -> value, for each state

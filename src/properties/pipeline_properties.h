@@ -7,6 +7,8 @@
 //   - on a clean program, diff(x, lower(x)) finds no write lost, added, duplicated or retargeted;
 //   - on a clean ATEN program, contract and effective mutation set name the same writes;
 //   - swapping the targets of two same-shape writes of a clean program is reported by check;
+//   - state passed to an op outside the schema table is in the contract's writes or possible
+//     writes (unknown is never "none");
 //   - the JSON and SARIF reports parse and have the structure their consumers read.
 // Shared by the pipeline fuzzer, the deterministic property test and `pt2lint reduce`.
 #pragma once

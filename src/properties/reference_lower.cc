@@ -1,23 +1,15 @@
 #include "properties/reference_lower.h"
 
-#include "analysis/dataflow/possible_writes.h"
-#include "analysis/dataflow/program_dataflow.h"
-#include "analysis/dataflow/subgraph_calls.h"
-#include "analysis/program_index.h"
 #include "lowering/functionalize.h"
 #include "lowering/self_check.h"
+#include "lowering/unmodelled_effects.h"
 
 namespace pt2lint::properties {
 
 std::optional<ir::Program> reference_lower(const ir::Program& program, std::string& why) {
-  {
-    ProgramIndex index(program);
-    dataflow::ProgramDataflow flow(index);
-    for (const dataflow::PossibleWrite& write : dataflow::possible_writes(index, flow.ops(), flow.tracer(), false)) {
-      if (dataflow::only_subgraph_calls(index, write.nodes)) continue;
-      why = "state passed to an op of unknown schema";
-      return std::nullopt;
-    }
+  if (std::string refused = lowering::unmodelled_effects(program, nullptr, "FILE"); !refused.empty()) {
+    why = std::move(refused);
+    return std::nullopt;
   }
   ir::Program lowered = program;
   const lowering::FunctionalizeResult result = lowering::functionalize(lowered, /*whole_program=*/true);

@@ -5,7 +5,7 @@ target_link_libraries(pt2lint_property_test PRIVATE pt2lint_library)
 set(_property_seeds ${CMAKE_SOURCE_DIR}/tests/golden/structural ${CMAKE_SOURCE_DIR}/tests/golden/dataflow
     ${CMAKE_SOURCE_DIR}/tests/golden/regressions ${CMAKE_SOURCE_DIR}/tests/data/device/zoo
     ${CMAKE_SOURCE_DIR}/tests/data/device/customops ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs
-    ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs)
+    ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs ${CMAKE_SOURCE_DIR}/tests/data/device/soundness)
 if(PT2LINT_SANITIZE)
   set(_property_mutations 3000)
   set(_property_max_ms 20000)
@@ -25,3 +25,11 @@ add_test(NAME properties/reduce
           ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs/hf_llama__pairing_by_position.pt2
           mutation-value-derives-from-target)
 set_tests_properties(properties/reduce PROPERTIES LABELS properties TIMEOUT 300)
+
+# Unknown is never "none" (issue 22): the property on programs where state meets ops pt2lint does
+# not model (custom ops, Triton launches, kwargs dicts), mutated further by the fuzzer's mutations.
+add_test(NAME properties/unknown_ops
+  COMMAND pt2lint_property_test --seed 22 --mutations 400 --max-ms ${_property_max_ms}
+          ${CMAKE_SOURCE_DIR}/tests/golden/dataflow/unknown-op-may-write-state
+          ${CMAKE_SOURCE_DIR}/tests/data/device/soundness ${CMAKE_SOURCE_DIR}/tests/data/device/customops)
+set_tests_properties(properties/unknown_ops PROPERTIES LABELS properties TIMEOUT 300)

@@ -17,7 +17,7 @@ import json
 import os
 import tempfile
 import zipfile
-from typing import List, Tuple
+from typing import Optional, List, Tuple
 
 from ._errors import TorchVersionError
 
@@ -82,7 +82,41 @@ def custom_op_schemas(ep) -> List[str]:
                 schema = str(op._schema)
                 if not schema.startswith("aten::"):
                     schemas[schema] = None
+            if "triton_kernel_wrapper_mutation" in str(node.target):
+                line = _triton_declaration(node)
+                if line:
+                    schemas[line] = None
     return list(schemas)
+
+
+def _triton_declaration(node) -> Optional[str]:
+    """What a user Triton kernel launch writes, as the ``triton::KERNEL(...)`` schema pt2lint
+    reads (docs/rules/unknown-op-may-write-state.md): PyTorch's own kernel analysis
+    (``identify_mutated_tensors``) names the written parameters. A TRAINING file names the kernel
+    only by a process-local index, so this is known in the exporting process alone. None when
+    the analysis is unavailable or fails (the launch then stays "may write")."""
+    try:
+        from torch._higher_order_ops import triton_kernel_wrap as tkw
+
+        kernel = tkw.kernel_side_table.get_kernel(node.kwargs["kernel_idx"])
+        fn = getattr(kernel, "fn", kernel)
+        constants = tkw.kernel_side_table.get_constant_args(node.kwargs["constant_args_idx"])
+        kwargs = dict(node.kwargs["kwargs"])
+        values = {k: (v.meta.get("val") if hasattr(v, "meta") else v) for k, v in kwargs.items()}
+        values.update(constants)
+        try:
+            written = set(tkw.identify_mutated_tensors(kernel, values, node.kwargs.get("tma_descriptor_metadata", {})))
+        except TypeError:  # older signature, without TMA descriptors
+            written = set(tkw.identify_mutated_tensors(kernel, values))
+    except Exception:  # noqa: BLE001  (private API: any failure leaves the launch undeclared)
+        return None
+    params = []
+    for i, (name, value) in enumerate(values.items()):
+        if hasattr(value, "shape"):
+            params.append(f"Tensor({chr(97 + i % 26)}!) {name}" if name in written else f"Tensor {name}")
+        else:
+            params.append(f"{'float' if isinstance(value, float) else 'bool' if isinstance(value, bool) else 'int'} {name}")
+    return f"triton::{getattr(fn, '__name__', 'kernel')}({', '.join(params)}) -> ()"
 
 
 # ---- serializing a live program

@@ -34,7 +34,8 @@ class SchemaCatalog;
 
 namespace dataflow {
 
-enum class AutoFunctionalizedVersion { kNone, kV1, kV2 };
+// kTriton: a triton_kernel_wrapper_functional call decoded the same way (triton_kernels.h).
+enum class AutoFunctionalizedVersion { kNone, kV1, kV2, kTriton };
 
 AutoFunctionalizedVersion auto_functionalized_version(std::string_view target);
 // The `_mutable_op` an auto_functionalized node calls ("torch.ops.mylib.f.default"), or "".

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/dataflow/subgraph_calls.h"
+#include "analysis/dataflow/triton_kernels.h"
 #include "analysis/opschema/undeclared_writes.h"
 #include "analysis/program_index.h"
 
@@ -21,6 +22,18 @@ void add_written_values(const ir::Argument& arg, std::vector<std::string_view>& 
     out.push_back(arg.as_optional_tensor().as_tensor().name());
   if (arg.has_as_tensors())  // `Tensor(a!)[] self` (_foreach_add_, ...)
     for (const ir::TensorArgument& t : arg.as_tensors().items()) out.push_back(t.name());
+}
+
+// A Triton launch writes the parameters its kernel's declaration marks written (triton_kernels.h);
+// without a declaration its writes are unknown (op_effects.h), not "none".
+void triton_writes(const ProgramIndex& index, int n, ValueTracer& tracer, std::vector<InPlaceWrite>& writes) {
+  const TritonLaunch launch = decode_triton_launch(index.graph().nodes(n));
+  const std::optional<std::vector<std::string>> declared = declared_triton_writes(launch, index.op_schemas());
+  if (!declared) return;
+  for (const auto& [param, value] : launch.params) {
+    if (value.empty() || std::find(declared->begin(), declared->end(), param) == declared->end()) continue;
+    writes.push_back({n, param, value, tracer.alias_root(value).placeholder, {}});
+  }
 }
 
 }  // namespace
@@ -69,6 +82,10 @@ std::vector<InPlaceWrite> op_writes(const ProgramIndex& index, NodeOps& ops, Val
   const ir::Graph& graph = index.graph();
   std::vector<std::string_view> values;
   for (int n = 0; n < graph.nodes_size(); ++n) {
+    if (is_triton_mutation(graph.nodes(n).target())) {
+      triton_writes(index, n, tracer, writes);
+      continue;
+    }
     if (!ops.facts(n).may_write) continue;
     const opschema::OpSchema* schema = ops.schema(n);
     const ir::Node& node = graph.nodes(n);

@@ -5,6 +5,7 @@
 
 #include "analysis/opschema/schema_catalog.h"
 #include "analysis/opschema/undeclared_writes.h"
+#include "analysis/dataflow/triton_kernels.h"
 
 #include "analysis/program_index.h"
 
@@ -19,7 +20,8 @@ OpFacts facts_for(std::string_view target, const opschema::SchemaCatalog* schema
     facts.custom_op = !facts.schema;
   }
   // Its outputs are the new values of the bases it updates (auto_functionalized.h).
-  if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone) facts.may_update = true;
+  if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone || is_triton_functional(target))
+    facts.may_update = true;
   if (!facts.schema) return facts;
   const opschema::OpSchema& schema = *facts.schema;
   facts.may_write = schema.is_mutable();
@@ -69,10 +71,12 @@ const std::vector<std::string_view>& NodeOps::unknown_targets() {
 
 const AutoFunctionalizedCall* NodeOps::auto_functionalized(int node) {
   if (node < 0 || node >= graph_.nodes_size()) return nullptr;
-  if (auto_functionalized_version(graph_.nodes(node).target()) == AutoFunctionalizedVersion::kNone)
-    return nullptr;
+  const std::string_view target = graph_.nodes(node).target();
+  const bool triton = is_triton_functional(target);
+  if (!triton && auto_functionalized_version(target) == AutoFunctionalizedVersion::kNone) return nullptr;
   auto [it, inserted] = auto_functionalized_.try_emplace(node);
-  if (inserted) it->second = decode_auto_functionalized(graph_.nodes(node), schemas_);
+  if (inserted)
+    it->second = triton ? decode_triton_functional(graph_.nodes(node)) : decode_auto_functionalized(graph_.nodes(node), schemas_);
   return it->second ? &*it->second : nullptr;
 }
 

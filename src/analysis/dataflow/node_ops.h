@@ -35,8 +35,9 @@ class NodeOps {
   const OpFacts& facts(int node);
   // Distinct targets without a schema, in graph order of first use (resolves every node).
   const std::vector<std::string_view>& unknown_targets();
-  // The decoded auto_functionalized(_v2) call of `node`, or nullptr (another op, or an
-  // encoding that cannot be read; see auto_functionalized.h). Decoded once per node.
+  // The decoded auto_functionalized(_v2) or triton_kernel_wrapper_functional call of `node`
+  // (a functional call whose outputs are new values of its bases), or nullptr (another op, or
+  // an encoding that cannot be read; see auto_functionalized.h, triton_kernels.h). Decoded once.
   const AutoFunctionalizedCall* auto_functionalized(int node);
 
  private:

@@ -2,44 +2,27 @@
 
 #include <map>
 
+#include "analysis/dataflow/op_effects.h"
 #include "analysis/dataflow/subgraph_calls.h"
 #include "analysis/program_index.h"
 
 namespace pt2lint::dataflow {
 namespace {
 
-void tensor_values(const ir::Argument& arg, std::vector<std::string_view>& out) {
-  if (arg.has_as_tensor()) out.push_back(arg.as_tensor().name());
-  if (arg.has_as_optional_tensor() && arg.as_optional_tensor().has_as_tensor())
-    out.push_back(arg.as_optional_tensor().as_tensor().name());
-  if (arg.has_as_tensors())
-    for (const ir::TensorArgument& t : arg.as_tensors().items()) out.push_back(t.name());
-  if (arg.has_as_optional_tensors())
-    for (const ir::OptionalTensorArgument& t : arg.as_optional_tensors().items())
-      if (t.has_as_tensor()) out.push_back(t.as_tensor().name());
-}
-
-// Whether `node` is an op whose writes pt2lint cannot know in this dialect.
-bool writes_unknown(const ProgramIndex& index, NodeOps& ops, int node) {
-  if (index.dialect() == Dialect::kTraining) return ops.facts(node).custom_op;
-  const std::string_view target = index.graph().nodes(node).target();
-  return auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone &&
-         ops.auto_functionalized(node) == nullptr;
+bool reported_kind(std::string_view kind, bool include_parameters) {
+  return kind == "buffer" || kind == "user_input" || kind == "tensor_constant" ||
+         (include_parameters && kind == "parameter");
 }
 
 }  // namespace
 
 std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& ops, ValueTracer& tracer,
                                            bool include_parameters) {
-  if (index.dialect() != Dialect::kTraining && index.dialect() != Dialect::kAten) return {};
   std::map<int, PossibleWrite> by_placeholder;
   const ir::Graph& graph = index.graph();
-  std::vector<std::string_view> values;
   for (int n = 0; n < graph.nodes_size(); ++n) {
-    if (!writes_unknown(index, ops, n)) continue;
-    values.clear();
-    for (const ir::NamedArgument& input : graph.nodes(n).inputs()) tensor_values(input.arg(), values);
-    for (std::string_view value : values) {
+    if (unknown_effects(index, ops, n, index.dialect()).empty()) continue;
+    for (std::string_view value : node_tensor_values(graph.nodes(n))) {
       const int placeholder = tracer.alias_root(value).placeholder;
       if (placeholder < 0) continue;
       std::string_view name = index.placeholder_names()[placeholder];
@@ -47,7 +30,7 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
       if (!spec_index) continue;
       const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
       std::string_view kind = input_spec_kind(spec);
-      if (kind != "buffer" && kind != "user_input" && !(include_parameters && kind == "parameter")) continue;
+      if (!reported_kind(kind, include_parameters)) continue;
       PossibleWrite& entry = by_placeholder[placeholder];
       if (entry.placeholder < 0) {
         entry.placeholder = placeholder;
@@ -68,7 +51,7 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
       if (!spec_index) continue;
       const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
       const std::string_view kind = input_spec_kind(spec);
-      if (kind != "buffer" && kind != "user_input" && !(include_parameters && kind == "parameter")) continue;
+      if (!reported_kind(kind, include_parameters)) continue;
       PossibleWrite& entry = by_placeholder[write.placeholder];
       if (entry.placeholder < 0) {
         entry = {write.placeholder, *spec_index, kind,

@@ -9,6 +9,7 @@
 
 #include "analysis/dataflow/effective_mutations.h"
 #include "analysis/dataflow/node_ops.h"
+#include "analysis/dataflow/op_effects.h"
 #include "analysis/dataflow/value_tracer.h"
 #include "analysis/opschema/op_schema.h"
 #include "analysis/opschema/undeclared_writes.h"
@@ -150,7 +151,11 @@ struct InnerWrites {
   }
 };
 
-InnerWrites writes_inside(const ir::Graph& graph, int depth) {
+SubgraphWrites call_writes(const ProgramIndex& index, ValueTracer& tracer, int depth, Dialect dialect);
+
+// `knowledge` and `dialect` are those of the program the subgraph belongs to: a subgraph has
+// no signature of its own, and the same op schemas and Triton declarations apply inside.
+InnerWrites writes_inside(const ir::Graph& graph, int depth, const OpKnowledge& knowledge, Dialect dialect) {
   InnerWrites inner;
   inner.written.resize(static_cast<std::size_t>(graph.inputs_size()));
   inner.undecidable.resize(inner.written.size());
@@ -165,6 +170,7 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth) {
   ir::Program scope;
   *scope.mutable_program()->mutable_graph_module()->mutable_graph() = graph;
   ProgramIndex index(scope);
+  index.set_op_knowledge(knowledge);
   NodeOps ops(index);
   ValueTracer tracer(index, ops);
   for (const InPlaceWrite& write : op_writes(index, ops, tracer)) {
@@ -172,8 +178,22 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth) {
     std::string& slot = inner.written[static_cast<std::size_t>(write.placeholder)];
     if (slot.empty()) slot = node_words(index.graph().nodes(write.node));
   }
+  // An op whose effects pt2lint does not know may write whatever input reaches it.
+  for (int n = 0; n < index.graph().nodes_size(); ++n) {
+    if (index.graph().nodes(n).target().starts_with(kHigherOrder) &&
+        is_known_subgraph_op(index.graph().nodes(n).target().substr(kHigherOrder.size())))
+      continue;  // its subgraphs are followed below
+    const std::string why = unknown_effects(index, ops, n, dialect);
+    if (why.empty()) continue;
+    for (std::string_view value : node_tensor_values(index.graph().nodes(n))) {
+      const int input = tracer.alias_root(value).placeholder;
+      if (input < 0) continue;
+      std::string& slot = inner.undecidable[static_cast<std::size_t>(input)];
+      if (slot.empty()) slot = fmt::format("{}, {}, may write it", node_words(index.graph().nodes(n)), why);
+    }
+  }
   if (index.subgraph_nodes().empty()) return inner;
-  SubgraphWrites nested = subgraph_call_writes(index, tracer, depth);
+  SubgraphWrites nested = call_writes(index, tracer, depth, dialect);
   for (const InPlaceWrite& write : nested.writes) {
     if (write.placeholder < 0) continue;
     std::string& slot = inner.written[static_cast<std::size_t>(write.placeholder)];
@@ -216,6 +236,12 @@ SubgraphCall bind_subgraph_call(const ir::Node& node) {
 }
 
 SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& tracer, int depth) {
+  return call_writes(index, tracer, depth, index.dialect());
+}
+
+namespace {
+
+SubgraphWrites call_writes(const ProgramIndex& index, ValueTracer& tracer, int depth, Dialect dialect) {
   SubgraphWrites out;
   for (int n : index.subgraph_nodes()) {
     const ir::Node& node = index.graph().nodes(n);
@@ -226,7 +252,7 @@ SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& trac
       out.possible.push_back({n, value, tracer.alias_root(value).placeholder, std::move(reason)});
     };
     for (const SubgraphBinding& sub : call.subgraphs) {
-      const InnerWrites inner = writes_inside(*sub.graph, depth + 1);
+      const InnerWrites inner = writes_inside(*sub.graph, depth + 1, index.op_knowledge(), dialect);
       if (!inner.any()) continue;
       if (!sub.bound) {
         std::string writer;
@@ -255,6 +281,8 @@ SubgraphWrites subgraph_call_writes(const ProgramIndex& index, ValueTracer& trac
   }
   return out;
 }
+
+}  // namespace
 
 std::vector<CallOutputAlias> call_output_aliases(const ir::Node& node) {
   std::vector<CallOutputAlias> aliases(static_cast<std::size_t>(node.outputs_size()));

@@ -1,5 +1,7 @@
 #include "analysis/dataflow/value_tracer.h"
 
+#include <algorithm>
+
 #include "analysis/dataflow/inplace_provenance.h"
 #include "analysis/dataflow/subgraph_calls.h"
 #include "analysis/program_index.h"
@@ -33,7 +35,49 @@ std::string_view first_tensor_argument(const ir::Node& node, const OpSchema& sch
   return {};
 }
 
+// Ops whose result, elementwise, is computed from its operands' values: a full overwrite made
+// of these reads the old value of the state it names (fp8 amax observers, EMAs, clamps).
+bool is_elementwise_combination(std::string_view op) {
+  static constexpr std::string_view kOps[] = {
+      "maximum", "minimum", "fmax", "fmin", "clamp", "clamp_min", "clamp_max", "clip", "lerp", "where",
+      "add", "sub", "mul", "div", "addcmul", "addcdiv", "rsub", "max", "min"};
+  for (std::string_view known : kOps)
+    if (op == known) return true;
+  return false;
+}
+
 }  // namespace
+
+int ValueTracer::update_of(std::string_view value) {
+  const Trace& trace = update_origin(value);
+  if (trace.updated) return trace.placeholder;
+  const std::vector<int> sources = overwrite_sources(value);
+  return sources.size() == 1 ? sources.front() : -1;
+}
+
+std::vector<int> ValueTracer::overwrite_sources(std::string_view value) {
+  std::vector<int> out;
+  collect_overwrite_sources(value, 0, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void ValueTracer::collect_overwrite_sources(std::string_view value, int depth, std::vector<int>& out) {
+  const std::optional<ValueDef> def = index_.definition(value);
+  if (!def || def->node < 0 || depth >= kOverwriteDepth) return;
+  const OpSchema* schema = ops_.schema(def->node);
+  if (schema == nullptr || !is_elementwise_combination(schema->base_name())) return;
+  const ir::Node& node = index_.graph().nodes(def->node);
+  if (output_slot(node, value) != 0) return;  // max.dim's indices are not a combination
+  for (const ir::NamedArgument& input : node.inputs()) {
+    const std::string_view operand = tensor_input(node, input.name());
+    if (operand.empty()) continue;
+    const int root = alias_root(operand).placeholder;
+    if (root >= 0) out.push_back(root);
+    else collect_overwrite_sources(operand, depth + 1, out);
+  }
+}
 
 std::string_view step_kind_name(StepKind kind) {
   switch (kind) {

@@ -55,14 +55,21 @@ class ValueTracer {
 
   const Trace& alias_root(std::string_view value) { return resolve(value, false); }
   const Trace& update_origin(std::string_view value) { return resolve(value, true); }
-  // The one definition of "V is an update of P", shared by the rules, the contract and
-  // `diff`: the placeholder P whose new value V is (the chain from V reaches P through at
-  // least one update step), or -1. A view of P, or of another state or input, copied over a
-  // state is a full overwrite of that state, not an update of P.
-  int update_of(std::string_view value) {
-    const Trace& trace = update_origin(value);
-    return trace.updated ? trace.placeholder : -1;
-  }
+  // The one definition of "V is an update of P", shared by the rules, the contract, `diff`
+  // and `fix`: the placeholder P whose new value V is, or -1. Either
+  //   - the chain from V reaches P through at least one update step (an in-place op, `X_out`,
+  //     a write-form op, a functional twin, a decoded functional call), or
+  //   - V is a full overwrite computed from the old value of exactly one placeholder P
+  //     (overwrite_sources): `amax.copy_(torch.maximum(amax, x))`, a lerp, a where, a clamp.
+  // A view of P, or of another state or input, copied over a state is a full overwrite of that
+  // state, not an update of P; so is a value computed from two placeholders' old values (use
+  // overwrite_sources to ask whether one of them is the target).
+  int update_of(std::string_view value);
+  // The placeholders whose old values V is computed from elementwise (maximum, minimum, lerp,
+  // where, clamp, arithmetic), at most kOverwriteDepth such ops back from V, in ascending order;
+  // empty when V is a view, fresh, or made by another op. Independent of update steps.
+  std::vector<int> overwrite_sources(std::string_view value);
+  static constexpr int kOverwriteDepth = 3;
 
   // Whether some output of `node` can be an update step at all (its op writes in place,
   // returns `X_out`, is write-form or has an in-place twin). Whole-program sweeps skip the
@@ -90,6 +97,7 @@ class ValueTracer {
   std::unordered_map<std::string_view, Trace> update_memo_;
   std::vector<TraceStep> path_;  // scratch, reused by resolve()
   std::unordered_map<int, std::vector<CallOutputAlias>> call_aliases_;  // by call node
+  void collect_overwrite_sources(std::string_view value, int depth, std::vector<int>& out);
 };
 
 }  // namespace dataflow

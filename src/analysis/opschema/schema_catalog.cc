@@ -67,6 +67,16 @@ std::optional<OpSchema> SchemaCatalog::find(std::string_view name, std::string_v
   return OpSchema(found->schema.record(), found->schema.arguments(), found->schema.returns());
 }
 
+std::vector<OpSchema> SchemaCatalog::in_namespace(std::string_view ns) const {
+  std::vector<OpSchema> found;
+  for (const std::unique_ptr<Entry>& entry : entries_) {
+    const std::string_view name = entry->schema.record().name;
+    if (name.size() > ns.size() + 2 && name.starts_with(ns) && name.substr(ns.size(), 2) == "::")
+      found.emplace_back(entry->schema.record(), entry->schema.arguments(), entry->schema.returns());
+  }
+  return found;
+}
+
 const SchemaCatalog& bundled_schemas() {
   static const SchemaCatalog kBundled = [] {
     SchemaCatalog catalog;

@@ -34,6 +34,8 @@ class SchemaCatalog {
 
   std::optional<OpSchema> find(std::string_view name, std::string_view overload) const;
   const Entry* entry(std::string_view name, std::string_view overload) const;
+  // Every schema of namespace `ns` ("triton" for user Triton kernels), in file order.
+  std::vector<OpSchema> in_namespace(std::string_view ns) const;
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
 

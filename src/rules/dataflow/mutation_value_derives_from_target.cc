@@ -37,33 +37,41 @@ class MutationValueDerivesFromTarget final : public Rule {
       if (source < 0 || source == target) continue;
       const dataflow::Trace& trace = flow->tracer().update_origin(value);
       if (same_storage(*flow, source, target)) continue;
-      report(*flow, i, value, target, trace, sink);
+      // A full overwrite computed from another state (`b.copy_(a * 2)`) is a legitimate program
+      // unless that state is written back too: then the two write-backs are exchanged.
+      if (!trace.updated && write_back_of(index, source, i) < 0) continue;
+      report(*flow, i, value, target, source, trace, sink);
     }
   }
 
  private:
-  void report(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value, int target,
+  void report(dataflow::ProgramDataflow& flow, int spec_index, std::string_view value, int target, int source,
               const dataflow::Trace& trace, DiagnosticSink& sink) const {
     const ProgramIndex& index = flow.index();
     dataflow::PlaceholderState declared = flow.state(target);
-    dataflow::PlaceholderState actual = flow.state(trace.placeholder);
+    dataflow::PlaceholderState actual = flow.state(source);
     auto finding = emit(sink, kMutationValueDerivesFromTarget, index.name(),
                         fmt::format("output spec {} writes `{}` back to {}, but `{}` is the update of {}",
                                     spec_index, value, flow.describe_state(target), value,
-                                    flow.describe_state(trace.placeholder)));
+                                    flow.describe_state(source)));
     finding.at_output_spec(spec_index).at_value(std::string(value)).state(std::string(declared.target));
-    if (trace.update_node >= 0) {
+    if (!trace.updated)
+      finding.note(fmt::format("`{}` overwrites its target with a value computed from the old value of {} "
+                               "(and of no other state), as an observer or EMA updates its own state",
+                               value, flow.describe_state(source)));
+    if (trace.updated && trace.update_node >= 0) {
       finding.at_node(std::string(index.node_name(trace.update_node)));
       finding.op(index.graph().nodes(trace.update_node).target());
     }
-    for (std::string& note : flow.chain_notes(flow.tracer().chain(value, true))) finding.note(std::move(note));
-    int other = write_back_of(index, trace.placeholder, spec_index);
+    if (trace.updated)
+      for (std::string& note : flow.chain_notes(flow.tracer().chain(value, true))) finding.note(std::move(note));
+    int other = write_back_of(index, source, spec_index);
     if (other >= 0) {
       finding.note(fmt::format("output spec {} also writes {} back", other,
-                               flow.describe_state(trace.placeholder)));
+                               flow.describe_state(source)));
     } else {
       finding.note(fmt::format("no other output spec writes {} back: its update is lost",
-                               flow.describe_state(trace.placeholder)));
+                               flow.describe_state(source)));
     }
     finding.note(fmt::format(
         "at run time {} receives another state's new value after every call: when the shapes "

@@ -76,9 +76,15 @@ void OutputArityMatchesCallSpec::check(const ProgramIndex& index, DiagnosticSink
     return;
   }
 
+  // A joint program's one loss is a leaf; extra LOSS_OUTPUT specs are mislabelled outputs that
+  // joint-one-scalar-loss reports, not a second root cause here.
   int user_outputs = 0;
-  for (const ir::OutputSpec& spec : index.signature().output_specs())
+  bool loss_seen = false;
+  for (const ir::OutputSpec& spec : index.signature().output_specs()) {
+    if (spec.has_loss_output() && loss_seen) continue;
+    loss_seen = loss_seen || spec.has_loss_output();
     if (spec.has_user_output() || spec.has_loss_output()) ++user_outputs;
+  }
   if (static_cast<std::size_t>(user_outputs) == shape.leaves) return;
 
   emit(sink, kOutputArityMatchesCallSpec, index.name(),
