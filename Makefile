@@ -12,7 +12,7 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
 # What only the tests need: the HTML report is checked in a real browser (tests/html).
-TEST_PACKAGES := chromium chromium-driver python3-selenium
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-markdown-it cmark-gfm
 
 # ccache, when installed, speeds up rebuilds; the build never needs it.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

@@ -93,6 +93,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   // --quiet silences the text report on the terminal; a file or another format is asked for.
   if (!out.to_stdout() || !options.quiet || options.format != "text")
     renderer->render(report, render, out.stream());
+  if (!out.written()) return kExitUsage;
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
   if (options.statistics && options.format != "text") {
     for (const RuleStatistic& rule : count_per_rule(report))

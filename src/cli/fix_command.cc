@@ -17,6 +17,7 @@
 #include "diagnosis/signature_text.h"
 #include "engine/engine.h"
 #include "lowering/lowered_output.h"
+#include "support/atomic_file.h"
 
 namespace pt2lint {
 namespace {
@@ -97,8 +98,14 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
     std::cout << diff;
     return kExitClean;
   }
-  const std::filesystem::path out(options.output);
-  const std::filesystem::path staging = out.parent_path() / (".pt2lint-fix-" + out.filename().string());
+  // Staged beside the output under a name mkstemp picks (support/atomic_file.h), checked, and
+  // only then renamed into place; every early return removes it.
+  AtomicFile staged(options.output);
+  if (!staged.ok()) {
+    print_error(staged.error());
+    return kExitUsage;
+  }
+  const std::filesystem::path staging = staged.temporary();
   if (std::string error = lowering::write_lowered(options.input, loaded.programs, staging,
                                                   lowering::OutputFormat::kSameAsInput, false);
       !error.empty()) {
@@ -106,20 +113,15 @@ int run_fix(const RuleRegistry& registry, const FixOptions& options) {
     return kExitUsage;
   }
   const std::vector<Finding> after = check_errors(registry, staging);
-  std::error_code ignored;
   if (!after.empty()) {
-    std::filesystem::remove(staging, ignored);
     print_error(fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
                             "cannot fix, so nothing was written:",
                             options.input, edits));
     print_findings(options.output, after);
     return kExitFindings;
   }
-  std::error_code error;
-  std::filesystem::rename(staging, out, error);
-  if (error) {
-    std::filesystem::remove(staging, ignored);
-    print_error(fmt::format("cannot write '{}': {}", options.output, error.message()));
+  if (!staged.commit()) {
+    print_error(staged.error());
     return kExitUsage;
   }
   if (!options.quiet)

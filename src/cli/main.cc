@@ -1,4 +1,5 @@
 // pt2lint command line. Each subcommand is defined in its own file (see subcommand.h).
+#include <csignal>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -9,6 +10,9 @@
 
 int main(int argc, char** argv) {
   using namespace pt2lint;
+  // Past `ulimit -f` a write fails with EFBIG instead of killing the process, so a writer
+  // reports it and removes its temporary file (support/atomic_file.h).
+  std::signal(SIGXFSZ, SIG_IGN);
   use_huge_pages_for_heap();
   RuleRegistry registry;
   register_all_rules(registry);

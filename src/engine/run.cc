@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "engine/baseline/baseline.h"
+#include "support/atomic_file.h"
 #include "support/temp_file.h"
 
 namespace pt2lint {
@@ -22,12 +24,13 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
                             RunReport& report) {
   if (options.baseline.empty()) return true;
   if (options.update_baseline) {
-    std::ofstream out(options.baseline);
-    if (!out) {
-      stop(report, "cannot write '" + options.baseline + "'");
+    // Whole or not at all, never through a link planted at its path (support/atomic_file.h).
+    std::ostringstream out;
+    write_baseline(report.files, out);
+    if (std::string error = write_file_atomically(options.baseline, out.str()); !error.empty()) {
+      stop(report, error);
       return false;
     }
-    write_baseline(report.files, out);
   }
   Baseline baseline;
   std::string error;

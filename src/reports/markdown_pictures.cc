@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/escape/markdown_escape.h"
+
 namespace pt2lint {
 
 void write_markdown_pictures(const RunReport& report, std::ostream& out) {
@@ -15,7 +17,8 @@ void write_markdown_pictures(const RunReport& report, std::ostream& out) {
       if (drawn == kMaxMarkdownPictures) continue;
       if (drawn++ == 0) out << "\n### Pictures\n";
       out << fmt::format("\n<details><summary>{} {} in <code>{}</code>{}{} (finding {})</summary>\n\n",
-                         f.rule_id, f.rule_name, file.path, f.program.empty() ? "" : ":", f.program,
+                         f.rule_id, f.rule_name, markdown_html_text(file.path),
+                         f.program.empty() ? "" : ":", markdown_html_text(f.program),
                          number)
           << f.picture << "\n</details>\n";
     }

@@ -2,25 +2,11 @@
 
 #include <map>
 
+#include "reports/escape/markdown_escape.h"
 #include "reports/finding_anchor.h"
 
 namespace pt2lint {
 namespace {
-
-// A table cell: pipes would end the cell, newlines the row, and GitHub would take `<x>` in
-// a message for an HTML tag and drop it.
-std::string cell(std::string_view text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|') escaped += "\\|";
-    else if (c == '<') escaped += "&lt;";
-    else if (c == '>') escaped += "&gt;";
-    else if (c == '&') escaped += "&amp;";
-    else if (c == '\n') escaped += "<br>";
-    else if (c != '\r') escaped += c;
-  }
-  return escaped;
-}
 
 // The severity with an emoji that GitHub's Markdown renders as an icon.
 std::string_view badge(Severity severity) {
@@ -56,14 +42,18 @@ void write_markdown_summary(const RunReport& report, const RenderOptions& option
       if (rows == kMaxMarkdownRows) continue;
       ++rows;
       FindingAnchor anchor = anchor_finding(file, f, options.source_root);
-      std::string where = "`" + cell(anchor.artifact) + "`";
+      // Names from the file go into code spans no backtick in them can end, messages through
+      // markdown_message (reports/escape/markdown_escape.h): nothing renders as a link,
+      // image, mention or table structure.
+      std::string where = markdown_code(anchor.artifact);
       if (anchor.source)
-        where += "<br>`" + cell(anchor.source->path) + ":" + std::to_string(anchor.source->line) + "`";
+        where += "<br>" + markdown_code(anchor.source->path + ":" + std::to_string(anchor.source->line));
       const std::string rule = f.rule_id + ' ' + f.rule_name;
       const std::string uri = rule_help_uri(options.docs_url, f.rule_name);
       out << "| " << badge(f.severity) << (f.baselined ? " (baseline)" : "") << " | "
           << (uri.empty() ? rule : "[" + rule + "](" + uri + ")") << " | "
-          << where << " | " << cell(f.program) << " | " << cell(message_with_notes(f, "\n"))
+          << where << " | " << (f.program.empty() ? std::string() : markdown_code(f.program))
+          << " | " << markdown_message(message_with_notes(f, "\n"))
           << " |\n";
     }
   }

@@ -80,7 +80,8 @@ bool report_layout(const ZipArchive& zip, LoadContext& context) {
 }  // namespace
 
 bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
-                      std::string_view program, LoadContext& context, std::string& text) {
+                      std::string_view program, LoadContext& context, std::string& text,
+                      bool exact) {
   PaddedBytes bytes;
   std::string error;
   if (!zip.read(member, kMaxTextMemberBytes, bytes, error)) {
@@ -90,7 +91,7 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
     return false;
   }
   report_header_disagreement(zip, member, program, context);
-  text = trim_space(bytes.view());
+  text = exact ? bytes.view() : trim_space(bytes.view());
   return true;
 }
 
