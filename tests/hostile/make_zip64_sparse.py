@@ -130,7 +130,7 @@ def main():
         findings = json.loads(run.stdout)["files"][0]["findings"]
         print(f"pt2lint: exit {run.returncode}, {len(findings)} findings, {seconds:.2f} s")
         for f in findings:
-            print(" ", f["rule_id"], f["message"][:200])
+            print(" ", f["rule"], f["message"][:200])
         if run.returncode != 0 or findings or seconds > 5:
             sys.exit(1)
 

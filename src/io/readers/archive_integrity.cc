@@ -24,6 +24,7 @@ void note(ArchiveLayoutProblem& problem, const ZipArchive::Member& member, std::
 ArchiveLayoutReport check_archive_layout(const ZipArchive& zip) {
   ArchiveLayoutReport report;
   for (const auto& m : zip.members()) {
+    if (!m.oddity.empty()) note(report.oddity, m, m.oddity);
     if (!m.refused_by_pytorch.empty()) {
       note(report.damage, m, m.refused_by_pytorch);
     } else if (m.name.size() > kMaxPyTorchNameBytes) {

@@ -64,7 +64,9 @@ class StateLoad {
     if (!read_json_member(zip, *config_, options.max_config_json_bytes, program_, context_,
                           bytes_)) {
       config_ = nullptr;
+      return;
     }
+    check_json_bom(bytes_, program_, config_->name, context_);
   }
 
   // Below this a thread costs more than it saves.
@@ -108,7 +110,7 @@ void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& 
   });
   LoadReporter held;
   if (read) {
-    check_program_bom(json, program.name(), member.name, context);
+    check_json_bom(json, program.name(), member.name, context);
     LoadContext parse{context.options, held, context.json};
     read_program_json(parse, json, program);
   }
@@ -215,7 +217,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
       PaddedBytes json;
       if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
                            context, json)) {
-        check_program_bom(json, program.name(), m.name, context);
+        check_json_bom(json, program.name(), m.name, context);
         read_program_json(context, json, program);
       }
       weights.convert();

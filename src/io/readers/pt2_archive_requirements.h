@@ -33,13 +33,15 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
 // `extra/*`, each decoded as UTF-8 by load_pt2.
 void check_extra_files(const ZipArchive& zip, std::string_view root, LoadContext& context);
 
-// A UTF-8 byte-order mark before the program JSON: serialize.py decodes the bytes as UTF-8
-// and json.loads refuses the BOM it then sees.
-void check_program_bom(const PaddedBytes& json, std::string_view program, std::string_view member,
+// A UTF-8 byte-order mark before a JSON member (the program, a weights or constants config):
+// torch.export.load decodes the bytes as UTF-8 and json.loads refuses the BOM it then sees
+// (measured with PyTorch 2.11 for both).
+void check_json_bom(const PaddedBytes& json, std::string_view program, std::string_view member,
                        LoadContext& context);
 
 // Every pickle torch.export.load unpickles with weights_only=False for `program`: its sample
-// inputs, weights and constants stored with use_pickle, opaque objects (opaque_obj_*), and
+// inputs, weights and constants stored with use_pickle, opaque objects (opaque_obj_*) its
+// constants config names, and
 // legacy whole-state .pt files. Reports pickle-runs-code-at-load for each that imports a
 // global torch.load(weights_only=True) refuses, naming the member and the globals.
 void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Program& program,

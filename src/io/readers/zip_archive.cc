@@ -363,6 +363,7 @@ void ZipArchive::read_local_header_offsets() {
     m.compressed_size = record.compressed_size;
     m.local_header_offset = record.local_header_offset;
     m.refused_by_pytorch = miniz_refusal(record, archive_size_);
+    m.oddity = directory_oddity(record, archive_size_);
   }
   layout_known_ = true;
 }

@@ -33,6 +33,8 @@ class ZipArchive {
     // Why PyTorch's zip reader (miniz, as PyTorch builds it) refuses the whole archive for
     // this member's central-directory record, or empty (see zip_directory_record.h).
     std::string refused_by_pytorch;
+    // What torch.export.save never writes here but PyTorch reads anyway, or empty.
+    std::string oddity;
   };
 
   ~ZipArchive();

@@ -11,7 +11,6 @@ constexpr std::size_t kRecordHeader = 46;
 constexpr std::uint32_t kRecordSignature = 0x02014b50;
 constexpr std::uint32_t kSaturated = 0xFFFFFFFFu;
 constexpr std::uint16_t kZip64ExtraId = 0x0001;
-constexpr std::uint64_t kLocalHeaderSize = 30;
 // General-purpose flags miniz will not extract past.
 constexpr std::uint16_t kEncrypted = 1u << 0;
 constexpr std::uint16_t kStrongEncryption = 1u << 6;
@@ -69,29 +68,29 @@ bool parse_directory_record(std::string_view record, DirectoryRecord& out) {
   return true;
 }
 
-std::string miniz_refusal(const DirectoryRecord& record, std::uint64_t archive_size) {
-  if ((record.flags & (kEncrypted | kStrongEncryption)) != 0) {
-    return fmt::format("its general-purpose flags ({:#06x}) mark it encrypted; PyTorch's zip "
-                       "reader refuses to read an encrypted member (MZ_ZIP_UNSUPPORTED_"
-                       "ENCRYPTION) and torch.export.save never encrypts",
-                       record.flags);
-  }
+std::string miniz_refusal(const DirectoryRecord& record, std::uint64_t /*archive_size*/) {
   if ((record.flags & kMaskedLocalHeaders) != 0) {
     return "its flags say the local headers are masked (bit 13, central-directory "
-           "encryption); PyTorch's zip reader refuses such an archive";
+           "encryption), so its name and data cannot be read";
   }
   if (record.saturated_without_zip64) {
     return "a size or offset field reads 0xFFFFFFFF but its zip64 extra field does not give "
            "the value";
   }
-  if (record.raw_compressed_size != kSaturated &&
-      std::uint64_t{record.raw_local_header_offset} + kLocalHeaderSize +
-              record.raw_compressed_size > archive_size) {
-    return fmt::format("its 32-bit local header offset ({:#x}) plus its header and {} bytes of "
-                       "data run past the end of the {}-byte file; PyTorch's zip reader checks "
-                       "the 32-bit field, zip64 or not, and refuses the archive",
-                       record.raw_local_header_offset, record.raw_compressed_size,
-                       archive_size);
+  return {};
+}
+
+std::string directory_oddity(const DirectoryRecord& record, std::uint64_t archive_size) {
+  if ((record.flags & (kEncrypted | kStrongEncryption)) != 0) {
+    return fmt::format("its general-purpose flags ({:#06x}) mark it encrypted, though its data "
+                       "is plain; PyTorch 2.11 reads it anyway (measured), other zip tools "
+                       "refuse it or ask for a password",
+                       record.flags);
+  }
+  if (record.raw_local_header_offset == kSaturated && archive_size < kSaturated) {
+    return "its 32-bit local header offset is saturated (0xFFFFFFFF, the real one in a zip64 "
+           "field) in a file under 4 GiB; PyTorch 2.11 reads it (measured), but no writer "
+           "needs zip64 there";
   }
   return {};
 }

@@ -28,10 +28,13 @@ struct DirectoryRecord {
 // False when `record` does not start with a whole central-directory record.
 bool parse_directory_record(std::string_view record, DirectoryRecord& out);
 
-// Why miniz refuses the archive for this record, or empty: an encrypted member or masked
-// local headers (MZ_ZIP_UNSUPPORTED_ENCRYPTION), a saturated field without its zip64 value,
-// or a 32-bit local header offset plus header and data that run past the end of the file
-// (miniz checks the raw 32-bit offset, so a saturated offset in a file under 4 GiB is refused).
+// Why the archive cannot be read for this record, or empty: masked local headers
+// (central-directory encryption) or a saturated field without its zip64 value.
 std::string miniz_refusal(const DirectoryRecord& record, std::uint64_t archive_size);
+
+// What in this record torch.export.save never writes but PyTorch 2.11 reads anyway
+// (measured, docs/reliability.md): encryption flags on a member, or a saturated 32-bit local
+// header offset in a file under 4 GiB. Empty when none.
+std::string directory_oddity(const DirectoryRecord& record, std::uint64_t archive_size);
 
 }  // namespace pt2lint

@@ -67,6 +67,12 @@ bool report_layout(const ZipArchive& zip, LoadContext& context) {
            "with torch.export.save, or copy it whole: a truncated or spliced copy leaves this");
     return false;
   }
+  if (layout.oddity.member != nullptr) {
+    report(kSuspiciousArchiveLayout, layout.oddity, "archive member '{}' has a central-directory "
+           "record torch.export.save never writes: ",
+           "PyTorch's reader loads the file; Python's zipfile, unzip and other tools may refuse "
+           "it or read it differently. Rewrite the file with torch.export.save");
+  }
   if (layout.overlap.member != nullptr) {
     report(kSuspiciousArchiveLayout, layout.overlap, "archive member '{}' shares bytes with another: ",
            "torch.export.save never writes overlapping members; overlap is how zip bombs make a "

@@ -170,11 +170,11 @@ def main():
         write_zip(replace(base, ".data/version", b"11\n")),
         ["error malformed-program member:counter.aten/.data/version"],
         """.data/version 11, above kMaxSupportedFileFormatVersion (10). """ + lie)
-    put("malformed-program", "bad_encrypted_member.pt2",
+    put("suspicious-archive-layout", "bad_encrypted_member.pt2",
         set_flags(write_zip(base), "byteorder", 0x0001),
-        ["error malformed-program member:counter.aten/byteorder"],
-        """The byteorder member flagged encrypted (bit 0): miniz refuses to read an encrypted
-        member. """ + lie)
+        ["warning suspicious-archive-layout member:counter.aten/byteorder"],
+        """The byteorder member flagged encrypted (bit 0), its data plain. Measured with
+        PyTorch 2.11: loads and runs; other zip tools refuse it or ask for a password.""")
     put("malformed-program", "bad_name_over_511_bytes.pt2",
         write_zip(base + [(ROOT + "extra/" + "n" * 520, b"text")]),
         ["error malformed-program member:" + ROOT + "extra/" + "n" * 520],
@@ -202,11 +202,17 @@ def main():
         ["error malformed-program member:counter.aten/models/model.json"],
         """A UTF-8 byte-order mark before the program JSON: serialize.py decodes the bytes and
         json.loads refuses the mark. """ + lie)
-    put("malformed-program", "bad_saturated_offset_small_file.pt2",
+    put("suspicious-archive-layout", "bad_saturated_offset_small_file.pt2",
         saturate_offset(write_zip(base), "byteorder"),
-        ["error malformed-program member:counter.aten/byteorder"],
+        ["warning suspicious-archive-layout member:counter.aten/byteorder"],
         """The byteorder member's 32-bit local header offset saturated, with its real offset in
-        a zip64 extra field, in a file of a few kB. """ + lie)
+        a zip64 extra field, in a file of a few kB. Measured with PyTorch 2.11: loads and
+        runs.""")
+    put("malformed-program", "bad_weights_config_bom.pt2",
+        write_zip([(n, b"\xef\xbb\xbf" + d if n.endswith("model_weights_config.json") else d)
+                   for n, d in base]),
+        ["error malformed-program member:counter.aten/data/weights/model_weights_config.json"],
+        """A byte-order mark before the weights config: json.loads refuses it. """ + lie)
     put("malformed-program", "bad_sample_inputs_missing.pt2",
         write_zip(replace(base, "data/sample_inputs/model.pt")),
         ["error malformed-program -"],
@@ -227,11 +233,18 @@ def main():
         ["error pickle-runs-code-at-load member:counter.aten/data/sample_inputs/model.pt"],
         """Sample inputs whose data.pkl calls posix.system("true") (written opcode by opcode):
         torch.export.load unpickles them with weights_only=False, so the call runs at load.""")
-    put("pickle-runs-code-at-load", "bad_opaque_object_stack_global.pt2",
+    put("pickle-runs-code-at-load", "bad_sample_inputs_stack_global.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt",
+                          torch_save_zip(stack_global_pickle("builtins", "eval")))),
+        ["error pickle-runs-code-at-load member:counter.aten/data/sample_inputs/model.pt"],
+        """Sample inputs pickled with protocol 4 (STACK_GLOBAL of memoized strings, as
+        pickle.dumps writes) that import builtins.eval.""")
+    put("pickle-runs-code-at-load", "good_unnamed_opaque_object.pt2",
         write_zip(base + [(ROOT + "data/constants/opaque_obj_0", stack_global_pickle("builtins", "eval"))]),
-        ["error pickle-runs-code-at-load member:counter.aten/data/constants/opaque_obj_0"],
-        """An opaque object pickled with protocol 4 (STACK_GLOBAL of memoized strings) that
-        imports builtins.eval.""")
+        [],
+        """An opaque_obj_0 member that imports builtins.eval but that no constants config names:
+        load_pt2 never unpickles it (measured with PyTorch 2.11: loads and runs), so no
+        finding.""")
     put("pickle-runs-code-at-load", "good_sample_inputs_tensors_only.pt2", write_zip(base), [],
         """The archive as torch.export.save wrote it: its sample inputs import only tensor
         rebuilding, which torch.load(weights_only=True) allows.""")

@@ -42,7 +42,7 @@ def pt2lint(binary, path, env):
                          text=True, env=env, timeout=120)
     took = time.time() - start
     try:
-        findings = [f"{f['severity']} {f['rule_name']}" for f in json.loads(run.stdout)["files"][0]["findings"]]
+        findings = [f"{f['severity']} {f['name']}" for f in json.loads(run.stdout)["files"][0]["findings"]]
     except Exception:  # noqa: BLE001
         findings = [run.stdout[-300:], run.stderr[-300:]]
     return {"exit": run.returncode, "seconds": round(took, 2), "findings": findings}
