@@ -107,7 +107,7 @@ def full_disk():
     expect(os.listdir(folder) == ["program.json"], f"no temporary left ({os.listdir(folder)})")
 
 
-def concurrent():
+def concurrent_runs():
     folder = fresh("concurrent")
     out = os.path.join(folder, "out.json")
     single = run(["check", os.path.join(CORPUS, "base"), "--format", "json"]).stdout
@@ -133,7 +133,7 @@ def main():
     links_at_old_temporary_names()
     fifo_output()
     full_disk()
-    concurrent()
+    concurrent_runs()
     if failures:
         print(f"{len(failures)} failures")
         sys.exit(1)
