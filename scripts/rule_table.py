@@ -26,6 +26,21 @@ SECTIONS = [
 ]
 
 
+RETIRED = re.compile(r"^// retired: (PT\d{3}) ([a-z0-9-]+): (.+)$", re.MULTILINE)
+
+
+def read_retired(path=CATALOGUE):
+    """The tombstones of removed rules: (id, name, why) for each `// retired:` line."""
+    with open(path, encoding="utf-8") as f:
+        return RETIRED.findall(f.read())
+
+
+def reused_retired(rules, retired):
+    """Live rules that take a retired rule's ID or name: IDs and names are never reused."""
+    ids, names = {r[0] for r in retired}, {r[1] for r in retired}
+    return [r for r in rules if r["id"] in ids or r["name"] in names]
+
+
 def read_catalogue(path=CATALOGUE):
     """Every entry as a dict: ident, id, name, phase, severity, on, summary."""
     with open(path, encoding="utf-8") as f:
@@ -42,7 +57,7 @@ def read_catalogue(path=CATALOGUE):
 def tables(rules):
     out = []
     for phase, title in SECTIONS:
-        out += [title, "", "| ID | name | default | checks that |", "|---|---|---|---|"]
+        out += [title, "", "| ID | name | default | reports when |", "|---|---|---|---|"]
         for r in rules:
             if r["phase"] != phase:
                 continue
@@ -62,9 +77,13 @@ def main(argv):
     if BEGIN not in text or END not in text:
         print(f"{readme}: no {BEGIN} ... {END} markers", file=sys.stderr)
         return 1
+    rules = read_catalogue()
+    for rule in reused_retired(rules, read_retired()):
+        print(f"catalogue: {rule['id']} {rule['name']} reuses a retired rule's ID or name", file=sys.stderr)
+        return 1
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    new = head + BEGIN + "\n" + tables(read_catalogue()) + END + tail
+    new = head + BEGIN + "\n" + tables(rules) + END + tail
     if check:
         if new != text:
             print(f"{readme}: the rule tables differ from the catalogue; run scripts/rule_table.py",

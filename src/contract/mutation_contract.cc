@@ -29,17 +29,12 @@ std::string strip_whitespace(std::string_view text) {
   return out;
 }
 
+// Built whole rather than assigned field by field: GCC 12's -Wrestrict misfires on
+// assigning a short literal to a member string here (GCC bug 105329).
 ValueFacts tensor_facts(const ProgramIndex& index, std::string_view value) {
-  ValueFacts facts;
-  facts.kind = "tensor";
-  if (const ir::TensorMeta* meta = index.tensor_meta(value)) {
-    facts.shape = dataflow::shape_text(*meta);
-    facts.dtype = std::string(dataflow::dtype_name(meta->dtype()));
-  } else {
-    facts.shape = "?";
-    facts.dtype = "?";
-  }
-  return facts;
+  const ir::TensorMeta* meta = index.tensor_meta(value);
+  if (meta == nullptr) return ValueFacts{"tensor", "?", "?"};
+  return ValueFacts{"tensor", dataflow::shape_text(*meta), std::string(dataflow::dtype_name(meta->dtype()))};
 }
 
 ValueFacts argument_facts(const ProgramIndex& index, const ir::Argument& argument) {

@@ -1,7 +1,8 @@
 // Phase breakdown of checking one PT2 archive, in one cold process: the steps of
 // `pt2lint check` (load_file + Engine::check_program) called one by one through the public
 // APIs, each timed (wall and process CPU, ms). Not built by CMake; check_big_programs.sh
-// compiles it against a build tree's static libraries. Prints "phase wall_ms cpu_ms" lines.
+// compiles it against a build tree's static libraries. Prints "phase wall_ms cpu_ms rss_mb
+// peak_mb" lines: the resident set after the phase and the peak so far (/proc/self/status).
 //   PER_RULE=1  also times each structural rule
 //   NO_ARENA=1  builds the IR on the heap, as the value-semantics load_file does (pt2lint
 //               check builds it on an arena, as here by default)
@@ -9,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include <google/protobuf/arena.h>
@@ -33,12 +35,27 @@ double now(clockid_t clock) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+// VmRSS or VmHWM of this process, in MB.
+double status_mb(const char* key) {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  double kb = 0;
+  const std::size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::strncmp(line, key, n) == 0) kb = std::atof(line + n + 1);
+  }
+  std::fclose(f);
+  return kb / 1e3;
+}
+
 struct Timer {
   double wall = now(CLOCK_MONOTONIC);
   double cpu = now(CLOCK_PROCESS_CPUTIME_ID);
   void lap(const std::string& name) {
     const double w = now(CLOCK_MONOTONIC), c = now(CLOCK_PROCESS_CPUTIME_ID);
-    std::printf("%-14s %8.2f %8.2f\n", name.substr(0, 14).c_str(), w - wall, c - cpu);
+    std::printf("%-14s %8.2f %8.2f %8.1f %8.1f\n", name.substr(0, 14).c_str(), w - wall, c - cpu,
+                status_mb("VmRSS:"), status_mb("VmHWM:"));
     wall = w;
     cpu = c;
   }
@@ -95,7 +112,9 @@ int main(int argc, char** argv) {
   ir::Program& program = arena ? *google::protobuf::Arena::CreateMessage<ir::Program>(arena)
                                : *new ir::Program;
   program.set_name("model");
-  reader.read(json, *program.mutable_program(), {"model", model->name}, reporter);
+  // As pt2lint check does: the walk gives back the pages of the JSON it has passed.
+  reader.read(json, *program.mutable_program(), {"model", model->name}, reporter,
+              InputDiscard{&json});
   t.lap("json_to_ir");
   json = PaddedBytes();
   t.lap("free_json");

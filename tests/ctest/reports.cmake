@@ -25,3 +25,11 @@ add_test(NAME reports_precommit_hook
   COMMAND ${Python3_EXECUTABLE} ${PT2LINT_REPORT_TESTS}/cli_precommit.py
           $<TARGET_FILE_DIR:pt2lint> ${CMAKE_SOURCE_DIR}
           ${PT2LINT_REPORT_TESTS}/counter_clean.pt2 ${PT2LINT_REPORT_TESTS}/counter_broken.pt2)
+
+# The published JSON schemas (docs/schemas/) hold for check and contract on every program of
+# tests/data and the corpus, and reject a broken report.
+add_test(NAME reports_json_schemas
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/schemas/validate_json_reports.py
+          $<TARGET_FILE:pt2lint> ${PROJECT_SOURCE_DIR} ${PT2LINT_CORPUS_DIR})
+# ~260 processes: the schemas do not depend on the sanitizers, so the Release tree alone runs it.
+set_tests_properties(reports_json_schemas PROPERTIES LABELS no-sanitizer)

@@ -48,5 +48,25 @@ TEST(LoadReporterCap, WithoutAFilterTheCapStillHolds) {
   EXPECT_TRUE(plural);
 }
 
+// Findings held twice over (a program beside its weights thread: held until the CRC is
+// known, and inside that until the schema version is) reach the sink with their rules.
+// Adopting them used to index past the middle reporter's rule list and crash.
+TEST(LoadReporterHeld, AHeldReporterAdoptsAnotherAndPassesItOn) {
+  CollectingSink collected;
+  LoadReporter file(collected);
+  LoadReporter beside_crc;
+  {
+    LoadReporter inside;
+    inside.report(kMalformedProgram, "model", "bad value");
+    inside.report(kUnsupportedSchemaVersion, "model", "schema 2");
+    beside_crc.adopt(inside);
+  }
+  file.adopt(beside_crc);
+  file.finish();
+  ASSERT_EQ(collected.findings().size(), 2u);
+  EXPECT_EQ(count(collected, "PT101"), 1u);
+  EXPECT_EQ(count(collected, "PT103"), 1u);
+}
+
 }  // namespace
 }  // namespace pt2lint

@@ -26,6 +26,24 @@ namespace pb = google::protobuf;
 
 static_assert(PaddedBytes::kPadding >= simdjson::SIMDJSON_PADDING);
 
+namespace {
+
+// The On-Demand parser keeps its stage-1 implementation (and so the structural index) in a
+// private member; json_input_release.h gives the index's pages back behind the walk. An
+// explicit instantiation may name a private member: this reads it without changing
+// simdjson. Checked against simdjson 3.0 (the Debian package).
+struct ParserImplementation {
+  using type = std::unique_ptr<simdjson::internal::dom_parser_implementation> od::parser::*;
+};
+template <typename Tag, typename Tag::type Member>
+struct Expose {
+  friend typename Tag::type member_of(Tag) { return Member; }
+};
+template struct Expose<ParserImplementation, &od::parser::implementation>;
+ParserImplementation::type member_of(ParserImplementation);
+
+}  // namespace
+
 struct JsonToProto::Impl {
   // simdjson's own depth limit sits above the walker's, so the walker always reports a too
   // deep document first; simdjson only asserts on it (in builds without NDEBUG).
@@ -46,14 +64,19 @@ JsonToProto::JsonToProto(JsonReadOptions options)
 JsonToProto::~JsonToProto() = default;
 
 bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const JsonSource& source,
-                       LoadReporter& reporter) {
+                       LoadReporter& reporter, InputDiscard discard) {
   const MessageTable* table = impl_->tables.get(message.GetDescriptor());
   if (table == nullptr) {
     throw std::invalid_argument("JsonToProto reads messages of src/core/ir/program.proto only");
   }
   od::document doc;
   auto error = json_reader::iterate_document(impl_->parser, json).get(doc);
-  Walker walker(doc, json, impl_->options, source, reporter);
+  const auto& stage1 = impl_->parser.*member_of(ParserImplementation{});
+  const std::size_t skip = json_reader::bom_length(json);
+  json_reader::InputRelease release(json.data() + skip, json.size() - skip,
+                                    stage1 ? stage1->structural_indexes.get() : nullptr,
+                                    stage1 ? stage1->n_structural_indexes : 0, discard);
+  Walker walker(doc, json, impl_->options, source, reporter, &release);
   if (error) {
     walker.structural(error);
     return false;

@@ -11,6 +11,7 @@
 #include <google/protobuf/message.h>
 
 #include "io/readers/load_reporter.h"
+#include "io/readers/json_input_release.h"
 #include "io/readers/padded_bytes.h"
 
 namespace pt2lint {
@@ -40,8 +41,11 @@ class JsonToProto {
   // Fills `message` from `json`. Returns false when the document was structurally unreadable
   // (truncated, too deep, not JSON): one finding says where, and `message` keeps what was
   // read before that point. Value-level problems are reported but still return true.
+  // With `discard.bytes` (== &json), the pages of `json` the walk has passed are given back
+  // as it goes (json_input_release.h): the caller must not read `json` afterwards. The
+  // parser's own index is given back that way in every case.
   bool read(const PaddedBytes& json, google::protobuf::Message& message, const JsonSource& source,
-            LoadReporter& reporter);
+            LoadReporter& reporter, InputDiscard discard = {});
 
   // Cheap check used for files found by walking a folder: whether the document is an object
   // with one of `keys` at its top level. Values are skipped, not converted.

@@ -284,6 +284,7 @@ inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) 
       return;
     }
     PathScope scope(steps_, {Step::kIndex, {}, i++});
+    release_->passed(element.raw_json_token().data());
     if (f.sub != nullptr) {
       // Bad elements stay as empty messages so indices keep matching the JSON's.
       read_message(element, put_message(m, f), *f.sub);
@@ -304,13 +305,14 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
   }
   DepthScope depth(*this);
   if (!depth.ok()) return;
-  // Keys point into the input or simdjson's string buffer, both alive for the document.
+  // Copies of the keys seen (most fit std::string's inline buffer): the walk gives back input
+  // it has passed (json_input_release.h), so a view of an earlier key may read zeros later.
   // Most maps (node metadata) hold a few keys: those are compared in place, and a hash set
   // is made only for a larger map, so the check stays linear without costing small maps.
   constexpr std::size_t kInPlace = 8;
-  std::string_view first_keys[kInPlace];
+  std::string first_keys[kInPlace];
   std::size_t count = 0;
-  std::unordered_set<std::string_view> keys;
+  std::unordered_set<std::string> keys;
   const auto repeated = [&](std::string_view key) {
     if (count < kInPlace) {
       for (std::size_t i = 0; i < count; ++i) {
@@ -319,10 +321,13 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
       first_keys[count++] = key;
       return false;
     }
-    if (count++ == kInPlace) keys.insert(first_keys, first_keys + kInPlace);
-    return !keys.insert(key).second;
+    if (count++ == kInPlace) {
+      for (std::string& k : first_keys) keys.insert(std::move(k));
+    }
+    return !keys.emplace(key).second;
   };
   for_each_key(object, [&](std::string_view key, od::field& field) {
+    release_->passed(field.key().raw());
     PathScope scope(steps_, {Step::kKey, key});
     if (repeated(key)) {
       duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));

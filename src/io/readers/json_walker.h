@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "io/readers/json_bytes.h"
+#include "io/readers/json_input_release.h"
 #include "io/readers/json_schema_tables.h"
 #include "io/readers/json_to_proto.h"
 #include "io/readers/load_reporter.h"
@@ -46,9 +47,9 @@ inline bool is_value_error(simdjson::error_code e) {
 class Walker {
  public:
   Walker(od::document& doc, const PaddedBytes& json, const JsonReadOptions& options,
-         const JsonSource& source, LoadReporter& reporter)
+         const JsonSource& source, LoadReporter& reporter, InputRelease* release)
       : doc_(doc), json_(json), options_(options), source_(source),
-        reporter_(reporter) {
+        reporter_(reporter), release_(release) {
     steps_.reserve(64);
   }
 
@@ -232,6 +233,7 @@ class Walker {
   const JsonReadOptions& options_;
   const JsonSource& source_;
   LoadReporter& reporter_;
+  InputRelease* release_;  // told where the walk is, between elements of lists and maps
   std::vector<Step> steps_;
   std::uint32_t depth_ = 0;
   bool fatal_ = false;

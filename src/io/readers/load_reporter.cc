@@ -38,7 +38,12 @@ void LoadReporter::suppress(const RuleInfo& rule, std::string_view program, std:
 void LoadReporter::adopt(LoadReporter& held) {
   std::vector<Finding> findings = held.held_.take();
   for (std::size_t i = 0; i < findings.size(); ++i) {
-    if (admit(*held.held_rules_[i], findings[i].program)) sink_.report(std::move(findings[i]));
+    const RuleInfo& rule = *held.held_rules_[i];
+    if (!admit(rule, findings[i].program)) continue;
+    // A held reporter adopting another (a program's findings held until its CRC is known,
+    // holding those held until its schema version is) keeps each finding's rule with it.
+    if (&sink_ == &held_) held_rules_.push_back(&rule);
+    sink_.report(std::move(findings[i]));
   }
   // Findings the held reporter already dropped stay dropped; only their count carries over.
   for (const auto& s : held.suppressed_) suppress(*s.rule, s.program, s.count);

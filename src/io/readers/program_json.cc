@@ -34,7 +34,8 @@ void report_unsupported_schema(LoadContext& context, ir::Program& program, long 
       "re-export it with a PyTorch that writes schema 8");
 }
 
-void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Program& program) {
+void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Program& program,
+                       InputDiscard discard) {
   const PeekedSchemaVersion peeked = peek_schema_version(json);
   if (peeked.found && (peeked.integer_form || peeked.major != kSupportedSchemaMajor)) {
     report_unsupported_schema(context, program, peeked.major, peeked.minor, peeked.integer_form,
@@ -44,7 +45,7 @@ void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Progra
   // Findings wait until the version is known: a program of another major gets one finding.
   LoadReporter held;
   const JsonSource source{program.name(), program.json_path()};
-  context.json.read(json, *program.mutable_program(), source, held);
+  context.json.read(json, *program.mutable_program(), source, held, discard);
   const auto& version = program.program().schema_version();
   if (program.program().has_schema_version() && version.major() != kSupportedSchemaMajor) {
     report_unsupported_schema(context, program, version.major(), version.minor(), false,

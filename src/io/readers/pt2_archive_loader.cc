@@ -1,5 +1,9 @@
 #include "io/readers/pt2_archive_loader.h"
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
 #include <future>
 
 #include <fmt/format.h>
@@ -41,6 +45,20 @@ void collect_records(const ZipArchive& zip, const std::string& folder, ir::State
   }
 }
 
+// Whether `bytes` match the member's CRC-32, computed 4 MB at a time; `done` tells the JSON
+// reader how far it got.
+bool crc_in_steps(const ZipArchive::Member& member, std::string_view bytes,
+                  std::atomic<std::size_t>& done) {
+  constexpr std::size_t kStep = std::size_t{4} << 20;
+  uLong crc = crc32_z(0L, Z_NULL, 0);
+  for (std::size_t at = 0; at < bytes.size(); at += kStep) {
+    const std::size_t n = std::min(kStep, bytes.size() - at);
+    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(bytes.data() + at), n);
+    done.store(at + n, std::memory_order_release);
+  }
+  return static_cast<std::uint32_t>(crc) == member.crc;
+}
+
 // One state folder's config, read on the calling thread (the archive reader is not
 // thread-safe) and converted with its own JSON reader, so that the conversion can run on a
 // second thread while the caller converts the program JSON.
@@ -75,7 +93,8 @@ class StateLoad {
   void convert() {
     collect_records(zip_, folder_path_, state_);
     if (config_ == nullptr) return;
-    json_.read(bytes_, *state_.mutable_config(), JsonSource{program_, config_->name}, reporter_);
+    json_.read(bytes_, *state_.mutable_config(), JsonSource{program_, config_->name}, reporter_,
+               InputDiscard{&bytes_});
     bytes_ = PaddedBytes();
   }
 
@@ -97,22 +116,25 @@ class StateLoad {
 // A large model's weights config is ~1 MB of JSON, and checking the CRC-32 of its 8 MB program
 // JSON takes ~2 ms: both run on a second thread while this one converts the program JSON
 // (docs/performance.md). The program's findings wait for its CRC: a damaged member is
-// reported as damaged, not as whatever odd JSON it now holds.
+// reported as damaged, not as whatever odd JSON it now holds. The CRC goes first, in steps,
+// and says how far it got: the reader gives back the pages of the JSON that both are done
+// with (json_input_release.h).
 void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& member,
                                LoadContext& context, ir::Program& program, StateLoad& weights) {
   PaddedBytes json;
   const bool read = read_json_member(zip, member, context.options.max_program_json_bytes,
                                      program.name(), context, json, ZipArchive::Crc::kLeaveToCaller);
   bool intact = true;
+  std::atomic<std::size_t> crc_done{0};
   std::future<void> side = std::async(std::launch::async, [&] {
+    if (read) intact = crc_in_steps(member, json.view(), crc_done);
     weights.convert();
-    if (read) intact = ZipArchive::crc_matches(member, json.view());
   });
   LoadReporter held;
   if (read) {
     check_json_bom(json, program.name(), member.name, context);
     LoadContext parse{context.options, held, context.json};
-    read_program_json(parse, json, program);
+    read_program_json(parse, json, program, InputDiscard{&json, &crc_done});
   }
   side.get();
   if (intact) {
@@ -218,7 +240,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
       if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
                            context, json)) {
         check_json_bom(json, program.name(), m.name, context);
-        read_program_json(context, json, program);
+        read_program_json(context, json, program, InputDiscard{&json});
       }
       weights.convert();
     }

@@ -1,0 +1,68 @@
+// Gives back the memory of the input the JSON reader has walked past (docs/performance.md,
+// "Memory"). simdjson's On-Demand parser needs the whole document and its structural index
+// (4 bytes per token) resident before the walk starts; the walk then only moves forward,
+// copying what it keeps into the IR. Without this, a 143 MB program JSON, its index and
+// the finished IR are all resident at the end of the walk (4.6x the JSON at peak); with
+// it, pages the walk has left behind are handed back (MADV_DONTNEED) as the IR grows.
+//
+// Safe because nothing reads behind the walk: the walker keeps no view into the input
+// except the current object key (a kKey step) and rewinds only inside the current
+// object, and a released page reads as zeros instead of faulting. The margin keeps well
+// clear of the current element. Internal to src/io/readers/json_*.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "io/readers/padded_bytes.h"
+
+namespace pt2lint {
+
+// What the caller of JsonToProto::read lets the walk discard of its input buffer.
+struct InputDiscard {
+  // The input itself; read() releases its pages behind the walk.
+  PaddedBytes* bytes = nullptr;
+  // Bytes below this offset are read by nobody else (e.g. a CRC on another thread);
+  // nullptr: by nobody.
+  const std::atomic<std::size_t>* others_done = nullptr;
+};
+
+namespace json_reader {
+
+class InputRelease {
+ public:
+  // `index`/`tokens`: the parser's structural index for `json` (offsets into it, ascending).
+  InputRelease(const char* json, std::size_t json_size, const std::uint32_t* index,
+               std::size_t tokens, InputDiscard discard)
+      : json_(json), json_size_(json_size), index_(index), tokens_(tokens), discard_(discard) {}
+
+  // The walk is at `position` (a pointer into the input): once it has moved far enough,
+  // releases what lies well behind it. Cheap when it has not.
+  void passed(const char* position) {
+    // Keys with escapes live in simdjson's string buffer, not the input: ignored.
+    if (position < json_ || position - json_ < next_check_ ||
+        static_cast<std::size_t>(position - json_) > json_size_) {
+      return;
+    }
+    release_before(static_cast<std::size_t>(position - json_));
+  }
+
+ private:
+  void release_before(std::size_t offset);
+
+  const char* json_;
+  std::size_t json_size_;
+  const std::uint32_t* index_;
+  std::size_t tokens_;
+  InputDiscard discard_;
+  std::ptrdiff_t next_check_ = kStep;
+  std::size_t json_released_ = 0;    // bytes of the input given back
+  std::size_t tokens_released_ = 0;  // entries of the index given back
+
+  static constexpr std::ptrdiff_t kStep = std::ptrdiff_t{8} << 20;
+  static constexpr std::size_t kMargin = std::size_t{1} << 20;
+};
+
+}  // namespace json_reader
+}  // namespace pt2lint
