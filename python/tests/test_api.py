@@ -219,3 +219,13 @@ def test_archive_without_records_is_checked_with_a_note(pkg, clean_pt2):
                     out.writestr(name, marked.read(name))
     errors = pkg.check(unmarked.getvalue()).errors
     assert errors and {f.rule for f in errors} == {"PT206"}
+
+
+def test_paths_are_never_options(pkg, broken_pt2, tmp_path, monkeypatch):
+    """A file named like an option (issue 24): the API passes paths after "--", so
+    `--ignore=ALL.pt2` is checked, not read as --ignore."""
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(broken_pt2, "--ignore=ALL.pt2")
+    report = pkg.check("--ignore=ALL.pt2")
+    assert report.errors, report.text
