@@ -188,9 +188,10 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
         archive_version != kSupportedArchiveVersion) {
       context.reporter.report(
           kUnsupportedSchemaVersion, "",
-          fmt::format("archive version '{}' is not supported: load_pt2 compares the bytes with "
-                      "'{}', exactly (no white space), and refuses any other",
-                      printable_excerpt(archive_version), kSupportedArchiveVersion),
+          fmt::format("archive version '{}' is not supported; this build reads archive version "
+                      "{}, and load_pt2 compares the bytes with '{}' exactly (no white space)",
+                      printable_excerpt(archive_version), kSupportedArchiveVersion,
+                      kSupportedArchiveVersion),
           version_member->name);
     }
   } else {
