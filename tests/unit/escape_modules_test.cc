@@ -38,10 +38,12 @@ TEST(MarkdownEscape, CodeSpansCannotBeBroken) {
 TEST(MarkdownEscape, TextHasNoLiveMarkup) {
   const std::string out = markdown_text("![img](https://e/x.png) [l](javascript:x) @team <b>");
   EXPECT_EQ(out.find("!["), std::string::npos);
-  EXPECT_EQ(out.find("]("), std::string::npos);
+  EXPECT_EQ(out.find("[img]("), std::string::npos);  // every bracket escaped: no link forms
   EXPECT_EQ(out.find("<b>"), std::string::npos);
   EXPECT_EQ(out.find("@team"), std::string::npos);
-  EXPECT_NE(out.find("\\!\\[img\\]\\(https\\:"), std::string::npos) << out;
+  EXPECT_NE(out.find("\\!\\[img\\](https\\://"), std::string::npos) << out;
+  EXPECT_EQ(markdown_text("a, b: c."), "a, b: c.");  // plain prose stays readable
+  EXPECT_EQ(markdown_text("see #12 and www.x.io"), "see \\#12 and www\\.x.io");
   EXPECT_EQ(markdown_text("a\nb"), "a<br>b");
 }
 

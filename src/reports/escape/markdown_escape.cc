@@ -9,18 +9,27 @@ namespace {
 
 constexpr std::string_view kZeroWidthSpace = "\u200b";
 
-// ASCII punctuation with a meaning somewhere in CommonMark or GitHub Flavored Markdown
-// (emphasis, links, images, code, headings, lists, tables, strikethrough, autolinks).
+// Punctuation that is markup anywhere inside a line (a table cell holds inline content only):
+// emphasis, code, links and images, table cells, strikethrough, GitHub's $math$, and the
+// backslash itself. Line-start markup (#, -, +, 1.) cannot occur inside a cell.
 bool is_markup(char c) {
   switch (c) {
-    case '\\': case '`': case '*': case '_': case '{': case '}': case '[': case ']':
-    case '(': case ')': case '#': case '+': case '-': case '.': case '!': case '|':
-    case '~': case ':': case '"': case '\'': case '=': case '$': case '%': case '^':
-    case '/': case ';': case ',': case '?':
+    case '\\': case '`': case '*': case '_': case '[': case ']': case '!': case '|':
+    case '~': case '$':
       return true;
     default:
       return false;
   }
+}
+
+// Whether text[i] starts what GitHub turns into a link by itself: a URL scheme's "://", a
+// "www." host, or an issue reference "#123".
+bool autolinks_at(std::string_view text, std::size_t i) {
+  const char c = text[i];
+  if (c == ':') return text.substr(i, 3) == "://";
+  if (c == '.') return i >= 3 && text.substr(i - 3, 3) == "www";
+  if (c == '#') return i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9';
+  return false;
 }
 
 void append_entity_or(std::string& out, char c) {
@@ -39,10 +48,11 @@ std::string markdown_text(std::string_view text) {
   const std::string visible = inert_text(text, Newlines::kKeep);
   std::string out;
   out.reserve(visible.size() * 2);
-  for (char c : visible) {
+  for (std::size_t i = 0; i < visible.size(); ++i) {
+    const char c = visible[i];
     if (c == '\n') {
       out += "<br>";
-    } else if (is_markup(c)) {
+    } else if (is_markup(c) || autolinks_at(visible, i)) {
       out += '\\';
       out += c;
     } else {

@@ -7,10 +7,11 @@
 
 namespace pt2lint {
 
-// Running text: controls made visible (text_escape.h), every ASCII punctuation character
-// CommonMark or GitHub gives a meaning backslash-escaped, '<' '>' '&' as entities (GitHub's
-// tag filter ignores backslashes), and '@' followed by a zero-width space so that no
-// mention or e-mail autolink forms. Newlines become <br> (kept inside a table row).
+// Running text inside a line (a table cell): controls made visible (text_escape.h), inline
+// markup backslash-escaped (\ ` * _ [ ] ! | ~ $), what GitHub autolinks broken ("://",
+// "www.", "#123"), '<' '>' '&' as entities (GitHub's tag filter ignores backslashes), and '@'
+// followed by a zero-width space so that no mention or e-mail autolink forms. Newlines become
+// <br> (kept inside a table row).
 std::string markdown_text(std::string_view text);
 
 // A code span that holds `text` whole: its fence is one backtick longer than the longest
