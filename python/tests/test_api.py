@@ -259,3 +259,13 @@ def test_baseline_argument(pkg, broken_pt2, tmp_path):
 def test_empty_folder_is_a_usage_error(pkg, tmp_path):
     with pytest.raises(pkg.UsageError, match="no programs found under"):
         pkg.check(tmp_path)
+
+
+def test_paths_are_never_options(pkg, broken_pt2, tmp_path, monkeypatch):
+    """A file named like an option (issue 24): the API passes paths after "--", so
+    `--ignore=ALL.pt2` is checked, not read as --ignore."""
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(broken_pt2, "--ignore=ALL.pt2")
+    report = pkg.check("--ignore=ALL.pt2")
+    assert report.errors, report.text

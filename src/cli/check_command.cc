@@ -101,6 +101,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   // --quiet silences the text report on the terminal; a file or another format is asked for.
   if (!out.to_stdout() || !options.quiet || !text_format)
     renderer->render(report, render, out.stream());
+  if (!out.written()) return kExitUsage;
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
   if (options.statistics && !text_format) write_statistics(report, std::cerr);
   if (!out.written()) return kExitUsage;

@@ -8,7 +8,13 @@ namespace pt2lint {
 
 CommandOutput::CommandOutput(const std::string& path) : path_(path) {
   if (to_stdout()) return;
-  file_.open(path);
+  atomic_ = std::make_unique<AtomicFile>(path);
+  if (!atomic_->ok()) {
+    print_error(atomic_->error());
+    ok_ = false;
+    return;
+  }
+  file_.open(atomic_->temporary(), std::ios::binary | std::ios::trunc);
   if (!file_) {
     print_error("cannot write '" + path + "'");
     ok_ = false;
@@ -18,9 +24,17 @@ CommandOutput::CommandOutput(const std::string& path) : path_(path) {
 std::ostream& CommandOutput::stream() { return to_stdout() ? std::cout : file_; }
 
 bool CommandOutput::written() {
-  if (to_stdout() || file_) return true;
-  print_error("cannot write '" + path_ + "'");
-  return false;
+  if (to_stdout()) return true;
+  if (file_.is_open()) file_.close();
+  if (!ok_ || !file_) {
+    print_error("cannot write '" + path_ + "'; it is unchanged");
+    return false;
+  }
+  if (!atomic_->commit()) {
+    print_error(atomic_->error());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace pt2lint

@@ -3,26 +3,32 @@
 #pragma once
 
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <string>
+
+#include "support/atomic_file.h"
 
 namespace pt2lint {
 
 class CommandOutput {
  public:
   // Opens `path` for writing ("" for standard output); on failure prints
-  // "pt2lint: error: cannot write 'PATH'" and ok() is false.
+  // "pt2lint: error: cannot write 'PATH'" (or why pt2lint refuses that path) and ok() is false.
+  // FILE is written through an AtomicFile: whole, or left as it was.
   explicit CommandOutput(const std::string& path);
 
   bool ok() const { return ok_; }
   bool to_stdout() const { return path_.empty(); }
   std::ostream& stream();
-  // After writing: false, having printed "cannot write 'PATH'", when a write to FILE failed.
+  // After writing: puts FILE in place; false, having printed "cannot write 'PATH'", when a
+  // write to FILE failed (FILE is then unchanged).
   // Standard output is not second-guessed: a closed pipe is the reader's choice.
   bool written();
 
  private:
   std::string path_;
+  std::unique_ptr<AtomicFile> atomic_;
   std::ofstream file_;
   bool ok_ = true;
 };

@@ -21,6 +21,7 @@
 #include "engine/file_discovery.h"
 #include "lowering/lowered_output.h"
 #include "lowering/rename_nested.h"
+#include "support/atomic_file.h"
 
 namespace pt2lint {
 namespace {
@@ -63,8 +64,14 @@ std::vector<Finding> check_errors(const RuleRegistry& registry, const std::files
 // with every rule, and renames it over `out` (an atomic replace) only when it is clean.
 Outcome write_checked(const RuleRegistry& registry, const std::string& input, const std::string& out_path,
                       const std::vector<ir::Program>& programs, bool state_renamed, std::size_t edits) {
-  const std::filesystem::path out(out_path);
-  const std::filesystem::path staging = out.parent_path() / (".pt2lint-fix-" + out.filename().string());
+  // Staged beside the output under a name mkstemp picks (support/atomic_file.h), checked, and
+  // only then renamed into place; every early return removes it.
+  AtomicFile staged(out_path);
+  if (!staged.ok()) {
+    print_error(staged.error());
+    return Outcome::kFailed;
+  }
+  const std::filesystem::path staging = staged.temporary();
   if (std::string error = lowering::write_lowered(input, programs, staging, lowering::OutputFormat::kSameAsInput,
                                                   state_renamed);
       !error.empty()) {
@@ -72,20 +79,15 @@ Outcome write_checked(const RuleRegistry& registry, const std::string& input, co
     return Outcome::kFailed;
   }
   const std::vector<Finding> after = check_errors(registry, staging);
-  std::error_code ignored;
   if (!after.empty()) {
-    std::filesystem::remove(staging, ignored);
     print_error(fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
                             "cannot fix, so nothing was written:",
                             input, edits));
     print_findings(out_path, after);
     return Outcome::kOutOfReach;
   }
-  std::error_code error;
-  std::filesystem::rename(staging, out, error);
-  if (error) {
-    std::filesystem::remove(staging, ignored);
-    print_error(fmt::format("cannot write '{}': {}", out_path, error.message()));
+  if (!staged.commit()) {
+    print_error(staged.error());
     return Outcome::kFailed;
   }
   return Outcome::kRepaired;

@@ -115,6 +115,7 @@ int run_graph(const RuleRegistry& registry, const GraphOptions& options) {
   } else {
     graph::write_dot(*picture, out);
   }
+  if (!output.written()) return kExitUsage;
   return kExitClean;
 }
 

@@ -1,5 +1,6 @@
 // pt2lint command line. Each subcommand is defined in its own file (see subcommand.h).
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -56,6 +57,9 @@ std::string did_you_mean(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace pt2lint;
+  // Past `ulimit -f` a write fails with EFBIG instead of killing the process, so a writer
+  // reports it and removes its temporary file (support/atomic_file.h).
+  std::signal(SIGXFSZ, SIG_IGN);
   use_huge_pages_for_heap();
   RuleRegistry registry;
   register_all_rules(registry);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
 
 #include "core/check_result.h"
 
@@ -86,15 +87,72 @@ void fold_aliased_constant_writes(FileResult& file) {
 
 }  // namespace
 
+namespace {
+
+// One program's groupable findings by what a cause can name, so that each cause looks up its
+// candidates instead of scanning every finding: linear in causes plus findings, where a scan
+// per cause costs causes x findings (40,000 write-backs of one buffer give 40,000 of each).
+struct FindingIndex {
+  std::unordered_map<int, std::vector<int>> by_output_spec, by_input_spec;
+  std::unordered_map<std::string_view, std::vector<int>> by_state, by_rule;
+};
+
+FindingIndex index_findings(const FileResult& file, const std::string& program) {
+  FindingIndex index;
+  for (std::size_t i = 0; i < file.findings.size(); ++i) {
+    const Finding& f = file.findings[i];
+    if (f.program != program || f.severity != Severity::kError || !signature_rule(f.rule_id)) continue;
+    const int id = static_cast<int>(i);
+    if (f.location.output_spec) index.by_output_spec[*f.location.output_spec].push_back(id);
+    if (f.location.input_spec) index.by_input_spec[*f.location.input_spec].push_back(id);
+    if (!f.state_fqn.empty()) index.by_state[f.state_fqn].push_back(id);
+    index.by_rule[f.rule_id].push_back(id);
+  }
+  return index;
+}
+
+// The findings `cause` explains, in report order.
+std::vector<int> members_of(const RootCause& cause, FindingIndex& index, const FileResult& file,
+                            std::vector<char>& seen) {
+  std::vector<int> members;
+  const auto take = [&](std::vector<int>& candidates) {
+    // A finding once claimed (grouped, or made a primary) is never explained again: drop it
+    // from the list, so that each is visited a bounded number of times.
+    std::size_t kept = 0;
+    for (int id : candidates) {
+      const Finding& f = file.findings[static_cast<std::size_t>(id)];
+      if (f.cause || !f.root_cause.empty()) continue;
+      candidates[kept++] = id;
+      if (!seen[static_cast<std::size_t>(id)] && explains(cause, f)) {
+        seen[static_cast<std::size_t>(id)] = 1;
+        members.push_back(id);
+      }
+    }
+    candidates.resize(kept);
+  };
+  const auto look_up = [&](auto& map, const auto& key) {
+    if (auto it = map.find(key); it != map.end()) take(it->second);
+  };
+  for (int spec : cause.output_specs) look_up(index.by_output_spec, spec);
+  for (int spec : cause.input_specs) look_up(index.by_input_spec, spec);
+  for (const std::string& state : cause.states) look_up(index.by_state, std::string_view(state));
+  for (const std::string& rule : cause.rule_ids) look_up(index.by_rule, std::string_view(rule));
+  for (int id : members) seen[static_cast<std::size_t>(id)] = 0;
+  std::sort(members.begin(), members.end());
+  return members;
+}
+
+}  // namespace
+
 void group_findings(FileResult& file) {
+  std::vector<char> seen(file.findings.size(), 0);
   for (const ProgramSummary& program : file.programs) {
+    if (program.root_causes.empty()) continue;
+    FindingIndex index = index_findings(file, program.name);
     for (const RootCause& cause : program.root_causes) {
-      std::vector<int> members;
-      for (std::size_t i = 0; i < file.findings.size(); ++i)
-        if (file.findings[i].program == program.name && explains(cause, file.findings[i]))
-          members.push_back(static_cast<int>(i));
+      const std::vector<int> members = members_of(cause, index, file, seen);
       if (members.empty()) continue;
-      Finding& primary = file.findings[members.front()];
+      Finding& primary = file.findings[static_cast<std::size_t>(members.front())];
       if (!cause.ambiguity.empty()) {
         primary.notes.push_back(fmt::format("`pt2lint fix` cannot repair this: {}: {}", cause.message,
                                             cause.ambiguity));
@@ -103,7 +161,7 @@ void group_findings(FileResult& file) {
       make_primary(primary, cause, members.size() > 1);
       for (std::size_t k = 1; k < members.size(); ++k) {
         primary.related.push_back(members[k]);
-        file.findings[members[k]].cause = members.front();
+        file.findings[static_cast<std::size_t>(members[k])].cause = members.front();
       }
     }
   }

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "engine/baseline/baseline.h"
 #include "engine/config/config_discovery.h"
 #include "engine/config/config_parser.h"
+#include "support/atomic_file.h"
 #include "support/temp_file.h"
 
 namespace pt2lint {
@@ -50,12 +52,13 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
   }
   report.baseline = path;
   if (options.update_baseline) {
-    std::ofstream out(path);
-    if (!out) {
-      stop(report, "cannot write '" + path + "'");
+    // Whole or not at all, never through a link planted at its path (support/atomic_file.h).
+    std::ostringstream out;
+    write_baseline(report.files, out);
+    if (std::string error = write_file_atomically(path, out.str()); !error.empty()) {
+      stop(report, error);
       return false;
     }
-    write_baseline(report.files, out);
   }
   std::error_code missing;
   if (!std::filesystem::exists(path, missing)) {

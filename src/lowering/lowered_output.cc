@@ -7,16 +7,13 @@
 
 #include "io/writers/program_json_writer.h"
 #include "io/writers/pt2_archive_writer.h"
+#include "support/atomic_file.h"
 
 namespace pt2lint::lowering {
 namespace {
 
 std::string write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return fmt::format("cannot write '{}'", path.string());
-  return {};
+  return write_file_atomically(path, text);
 }
 
 void replace_config(const ir::StateSource& state, ArchiveEdit& edit) {

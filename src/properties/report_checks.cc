@@ -52,6 +52,45 @@ void check_sarif_report(simdjson::dom::element doc, const FileResult& file, std:
   }
 }
 
+// Whether the byte at text[i] starts a control the reader would act on: C0 but '\n' and '\t',
+// DEL, a C1 control or U+2028/2029 in UTF-8.
+bool control_at(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) return true;
+  const auto next = [&](std::size_t k) {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
+  };
+  if (c == 0xC2 && next(1) >= 0x80 && next(1) <= 0x9F) return true;
+  return c == 0xE2 && next(1) == 0x80 && (next(2) == 0xA8 || next(2) == 0xA9);
+}
+
+// Outputs people and CI logs read (text, markdown, github): no raw control from a name, and no
+// line a name begins that GitHub would run as a workflow command. github's own annotations are
+// the only lines that may start with "::".
+void check_inert_output(std::string_view format, std::string_view text,
+                        std::vector<std::string>& problems) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (control_at(text, i)) {
+      problems.push_back(fmt::format("{}: raw control byte {:#04x} at byte {}", format,
+                                     static_cast<unsigned char>(text[i]), i));
+      return;
+    }
+  }
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const bool own = format == "github" &&
+                     (line.substr(0, 14) == "::error title=" || line.substr(0, 16) == "::warning title=" ||
+                      line.substr(0, 15) == "::notice title=");
+    if (line.substr(0, 2) == "::" && !own) {
+      problems.push_back(fmt::format("{}: a line starts with '::': {}", format, line.substr(0, 80)));
+      return;
+    }
+    start = end + 1;
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> check_every_report(const FileResult& file, const RuleRegistry& registry) {
@@ -67,6 +106,9 @@ std::vector<std::string> check_every_report(const FileResult& file, const RuleRe
   for (std::string_view format : renderer_names()) {
     std::ostringstream out;
     make_renderer(format)->render(report, options, out);
+    if (format == "text" || format == "markdown" || format == "github") {
+      check_inert_output(format, out.str(), problems);
+    }
     if (!renders_json(format)) continue;
     const simdjson::padded_string text(out.str());
     simdjson::dom::element doc;

@@ -1,12 +1,14 @@
 #include "reports/finding_anchor.h"
 
 #include "engine/baseline/fingerprint.h"
+#include "support/http_url.h"
 
 namespace pt2lint {
 
 std::string rule_help_uri(std::string_view docs_url, std::string_view rule_name) {
   if (docs_url.empty()) return {};
-  return std::string(docs_url) + std::string(rule_name) + ".md";
+  // Only an http or https page: a config from a pull request must not plant javascript: links.
+  return safe_link_target(std::string(docs_url) + std::string(rule_name) + ".md");
 }
 
 std::string artifact_path(const std::string& path, std::string_view source_root) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "reports/escape/text_escape.h"
 #include "reports/finding_anchor.h"
 #include "reports/markdown_summary.h"
 #include "reports/review_text.h"
@@ -12,9 +13,11 @@ namespace {
 
 // Escaping as actions/toolkit's command.ts does it: data escapes %, CR and LF; property
 // values also ':' and ',', which would otherwise end the value.
+// Other controls are made visible first (reports/escape/text_escape.h): a file's names must not
+// reach the log as ANSI sequences or NULs.
 std::string escape_data(std::string_view text) {
   std::string escaped;
-  for (char c : text) {
+  for (char c : inert_text(text, Newlines::kKeep)) {
     switch (c) {
       case '%': escaped += "%25"; break;
       case '\r': escaped += "%0D"; break;

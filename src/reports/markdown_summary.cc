@@ -5,26 +5,12 @@
 #include <map>
 #include <sstream>
 
+#include "reports/escape/markdown_escape.h"
 #include "reports/finding_anchor.h"
 #include "reports/review_text.h"
 
 namespace pt2lint {
 namespace {
-
-// A table cell: pipes would end the cell, newlines the row, and GitHub would take `<x>` in
-// a message for an HTML tag and drop it.
-std::string cell(std::string_view text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|') escaped += "\\|";
-    else if (c == '<') escaped += "&lt;";
-    else if (c == '>') escaped += "&gt;";
-    else if (c == '&') escaped += "&amp;";
-    else if (c == '\n') escaped += "<br>";
-    else if (c != '\r') escaped += c;
-  }
-  return escaped;
-}
 
 // At most `limit` bytes, cut at a UTF-8 character boundary, with an ellipsis when cut.
 std::string clip(std::string text, std::size_t limit) {
@@ -77,20 +63,23 @@ std::string entry_text(const FileResult& file, const Finding& f, bool with_notes
 std::string entry_row(const FileResult& file, const Finding& f, const RenderOptions& options,
                       bool with_notes) {
   FindingAnchor anchor = anchor_finding(file, f, options.source_root);
-  std::string where = fmt::format("`{}`", cell(anchor.artifact));
-  if (anchor.source) where += fmt::format("<br>`{}:{}`", cell(anchor.source->path), anchor.source->line);
+  // Names from the file go into code spans no backtick in them can end, messages through
+  // markdown_message (reports/escape/markdown_escape.h): nothing renders as a link, image,
+  // mention or table structure.
+  std::string where = markdown_code(anchor.artifact);
+  if (anchor.source) where += "<br>" + markdown_code(fmt::format("{}:{}", anchor.source->path, anchor.source->line));
   const std::string rule = fmt::format("{} {}", f.rule_id, f.rule_name);
   const std::string uri = rule_help_uri(options.docs_url, f.rule_name);
   return fmt::format("| {}{} | {} | {} | {} | {} |\n", badge(f.severity),
                      f.baselined ? " (baseline)" : "", uri.empty() ? rule : fmt::format("[{}]({})", rule, uri),
-                     where, cell(f.program),
-                     cell(clip(entry_text(file, f, with_notes), kMaxMarkdownMessage)));
+                     where, f.program.empty() ? std::string() : markdown_code(f.program),
+                     markdown_message(clip(entry_text(file, f, with_notes), kMaxMarkdownMessage)));
 }
 
 std::string picture_block(const FileResult& file, const Finding& f, std::size_t number) {
   return fmt::format("\n<details><summary>{} {} in <code>{}</code>{}{} (finding {})</summary>\n\n",
-                     f.rule_id, f.rule_name, cell(file.path), f.program.empty() ? "" : ":",
-                     cell(f.program), number) +
+                     f.rule_id, f.rule_name, markdown_html_text(file.path), f.program.empty() ? "" : ":",
+                     markdown_html_text(f.program), number) +
          f.picture + "\n</details>\n";
 }
 
@@ -204,7 +193,7 @@ void write_markdown_report(const RunReport& report, const RenderOptions& options
   if (shown < total) {
     out << "\n**" << (total - shown) << " more findings in the full report";
     if (!options.full_report.empty())
-      out << " (`" << cell(clip(options.full_report, 200)) << "`)";
+      out << " (" << markdown_code(clip(options.full_report, 200)) << ")";
     else
       out << " (`pt2lint check` with `--format html` or `--format json`)";
     out << ".**\n";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/escape/text_escape.h"
 #include "reports/source_location.h"
 
 namespace pt2lint {
@@ -17,10 +18,11 @@ std::string count_of(std::size_t count, std::size_t baselined, std::string_view 
 
 void write_finding_line(const std::string& path, const Finding& f, const TextPalette& palette,
                         std::ostream& out) {
-  out << palette.bold() << path;
-  if (!f.program.empty()) out << ':' << f.program;
+  // The path, program name and message come from the file: inert (reports/escape/text_escape.h).
+  out << palette.bold() << inert_line_start(path);
+  if (!f.program.empty()) out << ':' << inert_text(f.program);
   out << ":" << palette.reset() << ' ' << palette.severity(f.severity) << severity_name(f.severity)
-      << baselined_mark(f) << ':' << palette.reset() << ' ' << f.message << " [" << f.rule_id
+      << baselined_mark(f) << ':' << palette.reset() << ' ' << inert_text(f.message) << " [" << f.rule_id
       << ' ' << f.rule_name << ']';
 }
 

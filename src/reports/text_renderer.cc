@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "reports/escape/text_escape.h"
 #include "reports/run_summary.h"
 
 namespace pt2lint {
@@ -38,48 +39,52 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
     for (const Finding& f : file.findings) {
       // A finding grouped under a root cause is folded into its primary unless --verbose.
       if (f.cause && !options.verbose) continue;
+      // Every name and message below comes from the file: inert_text keeps it from acting
+      // on the terminal or the CI log (reports/escape/text_escape.h).
       write_finding_line(file.path, f, palette, out);
       out << '\n';
       std::string where = describe_location(f.location);
       if (!f.op.empty()) where += (where.empty() ? "op " : ", op ") + f.op;
-      if (!where.empty()) out << "  at: " << where << '\n';
+      if (!where.empty()) out << "  at: " << inert_text(where) << '\n';
       if (std::string source = user_source_line(f, options.source_root); !source.empty())
-        out << "  source: " << source << '\n';
-      for (const std::string& note : f.notes) out << "  note: " << note << '\n';
-      if (f.fix) out << "  fix: " << f.fix->description << '\n';
-      if (f.cause) out << "  caused by: the root cause reported above (" << file.findings[*f.cause].root_cause << ")\n";
+        out << "  source: " << inert_text(source) << '\n';
+      for (const std::string& note : f.notes) out << "  note: " << inert_text(note) << '\n';
+      if (f.fix) out << "  fix: " << inert_text(f.fix->description) << '\n';
+      if (f.cause)
+        out << "  caused by: the root cause reported above (" << inert_text(file.findings[*f.cause].root_cause)
+            << ")\n";
       if (!f.related.empty() && !options.verbose) out << "  " << folded_summary(file, f) << '\n';
     }
     if (options.verbose) {
       for (const ProgramSummary& program : file.programs)
         for (const std::string& fact : program.undecided)
-          out << file.path << ':' << program.name << ": " << fact << '\n';
+          out << inert_line_start(file.path) << ':' << inert_text(program.name) << ": " << inert_text(fact) << '\n';
       for (const ProgramSummary& program : file.programs) {
         if (program.unknown_ops.empty()) continue;
-        out << file.path << ':' << program.name
+        out << inert_line_start(file.path) << ':' << inert_text(program.name)
             << ": ops without a known schema, whose effects are assumed unknown (never an error):";
-        for (const std::string& op : program.unknown_ops) out << ' ' << op;
+        for (const std::string& op : program.unknown_ops) out << ' ' << inert_text(op);
         out << '\n';
       }
     }
     if (options.show_mutations) {
       for (const ProgramSummary& program : file.programs) {
-        out << file.path << ':' << program.name << ": effective mutation set ("
+        out << inert_line_start(file.path) << ':' << inert_text(program.name) << ": effective mutation set ("
             << (program.dialect.empty() ? "no dialect" : program.dialect) << "):";
         if (program.mutations.empty()) out << " none";
         out << '\n';
         for (const MutationSummary& m : program.mutations) {
-          out << "  " << m.kind << ' ' << m.target << " <-";
-          for (const std::string& node : m.nodes) out << ' ' << node;
+          out << "  " << m.kind << ' ' << inert_text(m.target) << " <-";
+          for (const std::string& node : m.nodes) out << ' ' << inert_text(node);
           for (std::size_t i = 0; i < m.aliases.size(); ++i)
-            out << (i == 0 ? " (also named " : ", ") << m.aliases[i];
+            out << (i == 0 ? " (also named " : ", ") << inert_text(m.aliases[i]);
           if (!m.aliases.empty()) out << ')';
           out << '\n';
         }
         for (const MutationSummary& m : program.possible_mutations) {
-          out << "  " << m.kind << ' ' << m.target << " may be written by";
+          out << "  " << m.kind << ' ' << inert_text(m.target) << " may be written by";
           for (std::size_t i = 0; i < m.nodes.size(); ++i)
-            out << (i ? ", `" : " `") << m.ops[i] << "` (node " << m.nodes[i] << ')';
+            out << (i ? ", `" : " `") << inert_text(m.ops[i]) << "` (node " << inert_text(m.nodes[i]) << ')';
           out << " (schema unknown)\n";
         }
       }

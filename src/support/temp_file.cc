@@ -37,12 +37,19 @@ TempFile::~TempFile() {
   std::filesystem::remove(path_, ignored);
 }
 
-std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path) {
+std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
+                                std::uint64_t max_bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return "cannot write '" + path.string() + "'";
   std::vector<char> chunk(std::size_t{1} << 20);
+  std::uint64_t copied = 0;
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    copied += static_cast<std::uint64_t>(in.gcount());
+    if (copied > max_bytes) {
+      return "standard input holds more than " + std::to_string(max_bytes) +
+             " bytes, the most 'check -' reads; pass the file's path instead";
+    }
     out.write(chunk.data(), in.gcount());
   }
   if (in.bad()) return "cannot read standard input";

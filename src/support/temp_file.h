@@ -3,6 +3,7 @@
 // (the archive writer seeks) and then copies it to stdout.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -27,8 +28,14 @@ class TempFile {
   std::string error_;
 };
 
-// Copies all of `in` (binary) into the file at `path`. Returns "" or what went wrong.
-std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path);
+// The most `check -` copies from standard input: the largest program JSON pt2lint reads is
+// 1 GiB; a file beyond this is read from its path instead of filling $TMPDIR.
+inline constexpr std::uint64_t kMaxStandardInputBytes = std::uint64_t{2} << 30;
+
+// Copies all of `in` (binary) into the file at `path`, stopping with an error past
+// `max_bytes`. Returns "" or what went wrong.
+std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
+                                std::uint64_t max_bytes = kMaxStandardInputBytes);
 // Copies the file at `path` to `out` (binary). Returns "" or what went wrong.
 std::string copy_file_to_stream(const std::filesystem::path& path, std::ostream& out);
 

@@ -31,6 +31,11 @@ std::vector<ZipEntry> pt2_entries(const std::string& root = "m") {
       {root + "/models/model.json", kProgram},
       {root + "/archive_format", "pt2"},
       {root + "/archive_version", "0"},
+      {root + "/.data/version", "6\n"},
+      // What torch.load needs of a torch.save zip: a root folder, a version and data.pkl (an
+      // empty tuple: PROTO 2, EMPTY_TUPLE, STOP).
+      {root + "/data/sample_inputs/model.pt",
+       make_zip({{"model/data.pkl", std::string("\x80\x02).")}, {"model/.data/version", "3\n"}})},
   };
 }
 

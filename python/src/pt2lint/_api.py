@@ -108,12 +108,14 @@ def check(
     not make ``report.ok`` false; one that does not exist yet reads as empty."""
     prepared = prepare(target)
     with contextlib.ExitStack() as stack:
-        base = ["check", *prepared.check_args(), *_filter_args(select, ignore, config)]
+        base = ["check", *prepared.check_options(), *_filter_args(select, ignore, config)]
         if baseline is not None:
             base += ["--baseline", os.fspath(baseline)]
+        # Paths go after "--", so that no file name is read as an option.
+        paths = ["--", *prepared.check_paths()]
         args = base + _schema_args("check", prepared, op_schemas, stack)
         try:
-            json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
+            json_run = run_binary(args + ["--format", "json", *paths], stdin=prepared.data)
         except UsageError:
             if not prepared.op_schemas:
                 raise
@@ -121,8 +123,8 @@ def check(
             # them (those ops stay unknown and are treated conservatively) rather than fail.
             prepared.op_schemas = []
             args = base + _schema_args("check", prepared, op_schemas, stack)
-            json_run = run_binary(args + ["--format", "json"], stdin=prepared.data)
-        text_run = run_binary(args + ["--format", "text"], stdin=prepared.data)
+            json_run = run_binary(args + ["--format", "json", *paths], stdin=prepared.data)
+        text_run = run_binary(args + ["--format", "text", *paths], stdin=prepared.data)
     report = _report(json_run, text_run)
     single = prepared.data is not None or (len(prepared.paths) == 1 and os.path.isfile(prepared.paths[0]))
     if single and not report.programs:
@@ -155,7 +157,7 @@ def diff(
     with contextlib.ExitStack() as stack:
         before_in, before_path, before_shown = _one_path(before, stack)
         after_in, after_path, after_shown = _one_path(after, stack)
-        args = ["diff", before_path, after_path]
+        args = ["diff"]
         if isinstance(rename, Mapping):
             handle = stack.enter_context(tempfile.NamedTemporaryFile("w", suffix=".json", prefix="pt2lint-rename-"))
             json.dump(dict(rename), handle)
@@ -168,7 +170,7 @@ def diff(
         args += _schema_args("diff", merged, op_schemas, stack)
         runs: List[Completed] = []
         for fmt in ("json", "text"):
-            run = run_binary(args + ["--format", fmt], allowed=(0, 1, 2, 3))
+            run = run_binary(args + ["--format", fmt, "--", before_path, after_path], allowed=(0, 1, 2, 3))
             if run.returncode == 2:
                 for path, shown in ((before_path, before_shown), (after_path, after_shown)):
                     if f"'{path}'" in run.stderr:
@@ -183,7 +185,7 @@ def contract(target: Target) -> Dict[str, Any]:
     state write (``pt2lint contract --format json``)."""
     with contextlib.ExitStack() as stack:
         _, path, shown = _one_path(target, stack)
-        run = run_binary(["contract", path, "--format", "json"], allowed=(0, 1))
+        run = run_binary(["contract", "--format", "json", "--", path], allowed=(0, 1))
         if run.returncode != 0:
             raise _unreadable(run.stderr, shown, path)
         try:
@@ -198,10 +200,11 @@ def lower(target: Target, *, rename_nested: bool = False, op_schemas: OpSchemas 
     a .pt2 archive's bytes for an archive or an ExportedProgram."""
     with contextlib.ExitStack() as stack:
         prepared, path, shown = _one_path(target, stack, with_weights=True)
-        args = ["lower", path, "-o", "-", "--quiet"]
+        args = ["lower", "-o", "-", "--quiet"]
         if rename_nested:
             args.append("--rename-nested")
         args += _schema_args("lower", prepared, op_schemas, stack)
+        args += ["--", path]
         run = run_binary(args, allowed=(0, 1))
         if run.returncode != 0 and "cannot lower:" in run.stderr:
             raise Pt2lintError(f"{shown} cannot be lowered: {run.stderr.strip().replace(path, shown)}")

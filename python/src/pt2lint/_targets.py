@@ -35,10 +35,12 @@ class Input:
         self.suffix = suffix
         self.op_schemas: List[str] = []  # read from a live ExportedProgram
 
-    def check_args(self) -> List[str]:
-        if self.data is None:
-            return list(self.paths)
-        return ["-", "--stdin-filename", self.name]
+    def check_options(self) -> List[str]:
+        return [] if self.data is None else ["--stdin-filename", self.name]
+
+    def check_paths(self) -> List[str]:
+        """The operands, to follow "--": a file named "--ignore=PT" is a path, not an option."""
+        return list(self.paths) if self.data is None else ["-"]
 
     def single_path(self, stack: contextlib.ExitStack) -> str:
         """A path for commands that read one file (diff, contract, lower)."""

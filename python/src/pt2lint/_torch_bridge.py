@@ -236,6 +236,15 @@ def serialize_without_weights(ep) -> bytes:
     return records_free_archive(artifact.exported_program, weights_config, constants_config, _archive_version(torch))
 
 
+def _empty_sample_inputs() -> bytes:
+    """torch.save(((), {})) without torch: protocol 2 EMPTY_TUPLE, EMPTY_DICT, TUPLE2, STOP."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as nested:
+        nested.writestr("model/data.pkl", b"\x80\x02)}\x86.")
+        nested.writestr("model/.data/version", "3\n")
+    return buffer.getvalue()
+
+
 def records_free_archive(program_json: bytes, weights_config: str, constants_config: str,
                          archive_version: str = "0") -> bytes:
     """A PT2 archive with one program, "model", its two configs and no records, marked so
@@ -248,6 +257,11 @@ def records_free_archive(program_json: bytes, weights_config: str, constants_con
         archive.writestr(root + "models/model.json", program_json)
         archive.writestr(root + "data/weights/model_weights_config.json", weights_config)
         archive.writestr(root + "data/constants/model_constants_config.json", constants_config)
+        # What torch.export.load requires of every archive, so that pt2lint's checks of them
+        # pass: the stream version torch.export.save writes, and sample inputs ((), {}) as a
+        # torch.save zip (root folder, data.pkl, .data/version).
+        archive.writestr(root + ".data/version", "6\n")
+        archive.writestr(root + "data/sample_inputs/model.pt", _empty_sample_inputs())
         archive.writestr(
             root + RECORDS_OMITTED_MARKER,
             "written by pt2lint's Python package from a live ExportedProgram, without the weights' bytes\n",

@@ -6,8 +6,18 @@
 #include <sstream>
 
 #include "analysis/opschema/bundled_schema_files.h"
+#include "support/bounded_file.h"
+#include "support/printable.h"
 
 namespace pt2lint::opschema {
+namespace {
+
+// A schema file holds one line per op: a few MB is thousands of ops.
+constexpr std::uint64_t kMaxSchemaFileBytes = std::uint64_t{16} << 20;
+// Problems reported per file; a file that is not a schema file at all says so in a few.
+constexpr std::size_t kMaxProblemsPerFile = 20;
+
+}  // namespace
 
 std::vector<std::string> SchemaCatalog::add_text(std::string_view text, std::string_view source_name) {
   std::vector<std::string> problems;
@@ -22,15 +32,23 @@ std::vector<std::string> SchemaCatalog::add_text(std::string_view text, std::str
     SchemaParseError error;
     std::optional<ParsedSchema> parsed = parse_schema(line, &error);
     if (!parsed) {
-      problems.push_back(fmt::format("{}:{}: not an operator schema ({} at column {}): {}", source_name,
-                                     line_number, error.message, error.column + 1, line));
+      // Only a short printable excerpt: the file may be anything a config names.
+      if (problems.size() < kMaxProblemsPerFile) {
+        problems.push_back(fmt::format("{}:{}: not an operator schema ({} at column {}): {}", source_name,
+                                       line_number, error.message, error.column + 1,
+                                       printable_excerpt(line, 80)));
+      } else if (problems.size() == kMaxProblemsPerFile) {
+        problems.push_back(fmt::format("{}: more lines are not operator schemas; only the first {} are "
+                                       "shown", source_name, kMaxProblemsPerFile));
+      }
       continue;
     }
     std::string name_key = key(parsed->record().name, parsed->record().overload);
     if (auto it = by_name_.find(name_key); it != by_name_.end()) {
       if (entries_[it->second]->schema.text() != parsed->text())
         problems.push_back(fmt::format("{}:{}: `{}` is declared again, differently (first at {}); the first wins",
-                                       source_name, line_number, parsed->text(), entries_[it->second]->source));
+                                       source_name, line_number, printable_excerpt(parsed->text(), 200),
+                                       entries_[it->second]->source));
       continue;
     }
     auto entry = std::make_unique<Entry>();
@@ -43,11 +61,12 @@ std::vector<std::string> SchemaCatalog::add_text(std::string_view text, std::str
 }
 
 std::vector<std::string> SchemaCatalog::add_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {fmt::format("{}: cannot read the op schema file", path.string())};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return add_text(text.str(), path.string());
+  std::string text, error;
+  if (!read_regular_file(path, kMaxSchemaFileBytes, text, error)) {
+    return {fmt::format("{}: cannot read the op schema file: {}", printable_excerpt(path.string(), 200),
+                        error)};
+  }
+  return add_text(text, printable_excerpt(path.string(), 200));
 }
 
 std::string SchemaCatalog::key(std::string_view name, std::string_view overload) {

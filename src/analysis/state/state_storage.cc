@@ -69,6 +69,15 @@ void StateStorage::flatten() {
     parent_[static_cast<std::size_t>(id)] = find_root(id);
     has_aliases_ |= ++size_[static_cast<std::size_t>(parent_[static_cast<std::size_t>(id)])] > 1;
   }
+  // Each group's members, in id order, one run per root (counting sort): aliases_of costs the
+  // group's size, not every name's.
+  group_start_.assign(fqns_.size() + 1, 0);
+  for (std::size_t root = 0; root < fqns_.size(); ++root) group_start_[root + 1] = group_start_[root] + size_[root];
+  group_members_.assign(fqns_.size(), 0);
+  std::vector<int> filled(group_start_.begin(), group_start_.end() - 1);
+  for (int id = 0; id < static_cast<int>(fqns_.size()); ++id) {
+    group_members_[static_cast<std::size_t>(filled[static_cast<std::size_t>(parent_[static_cast<std::size_t>(id)])]++)] = id;
+  }
 }
 
 void StateStorage::join(int a, int b, std::string reason) {
@@ -86,10 +95,12 @@ std::vector<std::string_view> StateStorage::aliases_of(std::string_view fqn) con
   std::vector<std::string_view> aliases;
   const int id = names_.find(fqn);
   if (id == NameTable::kAbsent || !aliased(fqn)) return aliases;
-  const int group = parent_[static_cast<std::size_t>(id)];
-  for (int other = 0; other < static_cast<int>(fqns_.size()); ++other)
-    if (other != id && parent_[static_cast<std::size_t>(other)] == group)
-      aliases.push_back(fqns_[static_cast<std::size_t>(other)]);
+  const auto group = static_cast<std::size_t>(parent_[static_cast<std::size_t>(id)]);
+  aliases.reserve(static_cast<std::size_t>(size_[group]) - 1);
+  for (int at = group_start_[group]; at < group_start_[group + 1]; ++at) {
+    const int other = group_members_[static_cast<std::size_t>(at)];
+    if (other != id) aliases.push_back(fqns_[static_cast<std::size_t>(other)]);
+  }
   return aliases;
 }
 

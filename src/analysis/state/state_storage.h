@@ -56,6 +56,8 @@ class StateStorage {
   std::vector<std::string_view> fqns_;   // by id
   std::vector<int> parent_;              // union-find over ids; flat after construction
   std::vector<int> size_;                // by root id: how many names the storage has
+  std::vector<int> group_start_;         // by root id: where its members start in group_members_
+  std::vector<int> group_members_;       // ids, grouped by root, in id order
   std::vector<std::string> reason_;      // by root id: why its names share storage
   bool has_aliases_ = false;
 };

@@ -18,6 +18,9 @@ std::optional<std::filesystem::path> find_config(const std::filesystem::path& ch
     fs::path pyproject = folder / "pyproject.toml";
     if (fs::is_regular_file(pyproject, error) && pyproject_configures_pt2lint(pyproject))
       return pyproject;
+    // A repository's root ends the walk: a config above the checkout (in a CI runner's home)
+    // is not the repository's, and no file of the repository can reach past it.
+    if (fs::exists(folder / ".git", error)) return std::nullopt;
     if (!folder.has_parent_path() || folder.parent_path() == folder) return std::nullopt;
     folder = folder.parent_path();
   }

@@ -12,10 +12,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/bounded_file.h"
 #include "support/edit_distance.h"
+#include "support/http_url.h"
+#include "support/printable.h"
 
 namespace pt2lint {
 namespace {
+
+// pyproject.toml files of large projects are tens of kB; a config beyond this is not one.
+constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{4} << 20;
 
 class Parser {
  public:
@@ -132,8 +138,17 @@ bool Parser::parse_op_schemas(const toml::node& value) {
   for (const toml::node& item : *array) {
     const auto* text = item.as_string();
     if (text == nullptr) return fail(item, "'op-schemas' must hold file paths");
+    // A config may come from a pull request: its schema files must be its own files, under
+    // its folder, never /proc/self/environ or /dev/zero (read_regular_file refuses devices).
     std::filesystem::path path(text->get());
-    config_.op_schemas.push_back(path.is_absolute() ? path : file_.parent_path() / path);
+    const std::filesystem::path folder = file_.parent_path().empty() ? "." : file_.parent_path();
+    if (path.is_absolute() || !lies_inside(folder / path, folder)) {
+      return fail(item, fmt::format("'op-schemas' names '{}', which is not inside the config's "
+                                    "folder; a config may only name schema files under its "
+                                    "own folder (pass others with --op-schemas)",
+                                    printable_excerpt(text->get(), 200)));
+    }
+    config_.op_schemas.push_back(folder / path);
   }
   return true;
 }
@@ -175,6 +190,10 @@ bool Parser::parse(const toml::table& settings) {
     } else if (name == "docs-url") {
       std::optional<std::string> url = value.value<std::string>();
       ok = url && !url->empty() ? true : fail(value, "docs-url must be a non-empty string (a URL)");
+      if (ok && safe_link_target(*url).empty()) {
+        ok = fail(value, "docs-url must be an http:// or https:// URL without spaces, quotes, "
+                         "brackets or parentheses (reports link each rule's page there)");
+      }
       if (ok) config_.docs_url = url->back() == '/' ? *url : *url + '/';
     } else if (name == "exclude") {
       ok = glob_list(value, name, config_.exclude.emplace());
@@ -233,22 +252,20 @@ bool parse_config(std::string_view text, const std::filesystem::path& file,
 
 bool load_config(const std::filesystem::path& file, const RuleRegistry& registry,
                  Config& config, std::string& error) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = fmt::format("{}: cannot read the config file", file.string());
+  // A config may come from a pull request: a regular file of bounded size, never a FIFO or
+  // a device (support/bounded_file.h).
+  std::string text, why;
+  if (!read_regular_file(file, kMaxConfigBytes, text, why)) {
+    error = fmt::format("{}: cannot read the config file: {}", file.string(), why);
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), file, registry, config, error);
+  return parse_config(text, file, registry, config, error);
 }
 
 bool pyproject_configures_pt2lint(const std::filesystem::path& pyproject) {
-  std::ifstream in(pyproject, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  toml::parse_result parsed = toml::parse(text.str(), pyproject.string());
+  std::string text, why;
+  if (!read_regular_file(pyproject, kMaxConfigBytes, text, why)) return false;
+  toml::parse_result parsed = toml::parse(text, pyproject.string());
   if (!parsed) return true;
   return parsed.table()["tool"]["pt2lint"].is_table();
 }

@@ -9,6 +9,8 @@ namespace pt2lint {
 namespace {
 
 constexpr std::uint64_t kLocalHeaderSize = 30;
+// The longest name PyTorch's reader sees whole: its buffer is 512 bytes with the NUL.
+constexpr std::size_t kMaxPyTorchNameBytes = 511;
 
 void note(ArchiveLayoutProblem& problem, const ZipArchive::Member& member, std::string what) {
   if (problem.members++ == 0) {
@@ -21,7 +23,19 @@ void note(ArchiveLayoutProblem& problem, const ZipArchive::Member& member, std::
 
 ArchiveLayoutReport check_archive_layout(const ZipArchive& zip) {
   ArchiveLayoutReport report;
-  if (!zip.layout_known()) return report;
+  for (const auto& m : zip.members()) {
+    if (!m.oddity.empty()) note(report.oddity, m, m.oddity);
+    if (!m.refused_by_pytorch.empty()) {
+      note(report.damage, m, m.refused_by_pytorch);
+    } else if (m.name.size() > kMaxPyTorchNameBytes) {
+      note(report.damage, m,
+           fmt::format("its name is {} bytes long; PyTorch's reader copies names into a "
+                       "512-byte buffer (MZ_ZIP_MAX_ARCHIVE_FILENAME_SIZE), so it reads the "
+                       "name cut short and cannot find the member",
+                       m.name.size()));
+    }
+  }
+  if (report.damage.member != nullptr || !zip.layout_known()) return report;
   const std::uint64_t directory = zip.central_directory_offset();
   const std::uint64_t file_size = zip.archive_size();
 

@@ -20,6 +20,7 @@ struct ArchiveLayoutReport {
   // central-directory entry for another member's local header: PyTorch refuses these.
   ArchiveLayoutProblem damage;
   ArchiveLayoutProblem overlap;  // members whose data share bytes (the zip-bomb construction)
+  ArchiveLayoutProblem oddity;   // directory records no PyTorch writer makes (Member::oddity)
 };
 
 // Per member, in local-header order: the local header offset lies before the central

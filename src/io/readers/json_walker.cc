@@ -3,6 +3,8 @@
 // problem it reports and the structural errors that end the document.
 #include "io/readers/json_walker.h"
 
+#include <unordered_set>
+
 #include <fmt/format.h>
 
 #include "io/readers/load_rules.h"
@@ -103,6 +105,30 @@ inline bool Walker::key_of(od::field& field, std::string_view& key) {
   return true;
 }
 
+bool Walker::already_seen(int index, std::uint64_t& seen, std::vector<bool>& beyond_64) {
+  if (index < 64) {
+    const std::uint64_t bit = std::uint64_t{1} << index;
+    const bool was = (seen & bit) != 0;
+    seen |= bit;
+    return was;
+  }
+  const auto i = static_cast<std::size_t>(index - 64);
+  if (beyond_64.size() <= i) beyond_64.resize(i + 1);
+  const bool was = beyond_64[i];
+  beyond_64[i] = true;
+  return was;
+}
+
+void Walker::duplicate_key(std::string_view key, std::string_view where) {
+  problem(fmt::format("key '{}' appears more than once in {}; Python's json.loads, which "
+                      "torch.export.load uses, keeps only the last copy, so PyTorch loads a "
+                      "different program from the one the first copy describes; torch.export.save "
+                      "never writes a repeated key. pt2lint read only the first copy, so its "
+                      "other findings here describe that one: write the file again with "
+                      "torch.export.save",
+                      shown(key), where));
+}
+
 void Walker::problem(std::string message) {
   reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
                    path());
@@ -150,11 +176,15 @@ inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable
 
 void Walker::read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t) {
   std::uint64_t seen = 0;
+  std::vector<bool> seen_beyond_64;  // only for messages of more than 64 fields (none today)
   const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
     const FieldEntry* f = t.find(key);
     if (f == nullptr) return true;  // newer writers add fields; older readers ignore them too
-    if (f->index < 64) seen |= std::uint64_t{1} << f->index;
     PathScope scope(steps_, {Step::kField, f->name});
+    if (already_seen(f->index, seen, seen_beyond_64)) {
+      duplicate_key(key, t.descriptor->name());
+      return true;  // neither copy is merged into the other
+    }
     read_field(field.value(), m, *f);
     return !fatal_;
   });
@@ -183,7 +213,9 @@ inline void Walker::read_union(od::value v, pb::Message& m, const MessageTable& 
   std::string_view first_tag;  // points into the input or simdjson's string buffer
   const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
     if (++count > 1) {
-      if (count == 2) {
+      if (count == 2 && key == first_tag) {
+        duplicate_key(key, t.descriptor->name());
+      } else if (count == 2) {
         problem(fmt::format("{} holds two kinds, '{}' and '{}'; a union holds exactly one",
                             t.descriptor->name(), shown(first_tag), shown(key)));
       }
@@ -273,11 +305,36 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
   }
   DepthScope depth(*this);
   if (!depth.ok()) return;
+  // Copies of the keys seen (most fit std::string's inline buffer): the walk gives back input
+  // it has passed (json_input_release.h), so a view of an earlier key may read zeros later.
+  // Most maps (node metadata) hold a few keys: those are compared in place, and a hash set
+  // is made only for a larger map, so the check stays linear without costing small maps.
+  constexpr std::size_t kInPlace = 8;
+  std::string first_keys[kInPlace];
+  std::size_t count = 0;
+  std::unordered_set<std::string> keys;
+  const auto repeated = [&](std::string_view key) {
+    if (count < kInPlace) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (first_keys[i] == key) return true;
+      }
+      first_keys[count++] = key;
+      return false;
+    }
+    if (count++ == kInPlace) {
+      for (std::string& k : first_keys) keys.insert(std::move(k));
+    }
+    return !keys.emplace(key).second;
+  };
   for_each_key(object, [&](std::string_view key, od::field& field) {
     release_->passed(field.key().raw());
+    PathScope scope(steps_, {Step::kKey, key});
+    if (repeated(key)) {
+      duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));
+      return true;
+    }
     pb::Message& entry = put_message(m, f);
     put_string(entry, *f.sub->key, /*add=*/false, key);
-    PathScope scope(steps_, {Step::kKey, key});
     read_field(field.value(), entry, *f.sub->value);
     return !fatal_;
   });

@@ -156,6 +156,11 @@ class Walker {
 
   void problem(std::string message);
 
+  // Marks field `index` seen; true when it already was (a repeated JSON key).
+  static bool already_seen(int index, std::uint64_t& seen, std::vector<bool>& beyond_64);
+  // Reports a key repeated in one object at the current path.
+  void duplicate_key(std::string_view key, std::string_view where);
+
   std::string describe(od::value& v);
 
   void mismatch(od::value& v, std::string_view expected);

@@ -10,7 +10,9 @@
 
 #include "io/readers/load_rules.h"
 #include "io/readers/program_json.h"
+#include "io/readers/pt2_archive_requirements.h"
 #include "io/readers/zip_loader.h"
+#include "support/printable.h"
 
 namespace pt2lint {
 namespace {
@@ -76,11 +78,13 @@ class StateLoad {
     state.set_present(config_ != nullptr);
     state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
     if (config_ == nullptr) return;
-    state.set_config_path(config_path);
+    state.set_config_path(config_->name);  // as the archive spells it (lookups ignore case)
     if (!read_json_member(zip, *config_, options.max_config_json_bytes, program_, context_,
                           bytes_)) {
       config_ = nullptr;
+      return;
     }
+    check_json_bom(bytes_, program_, config_->name, context_);
   }
 
   // Below this a thread costs more than it saves.
@@ -128,6 +132,7 @@ void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& 
   });
   LoadReporter held;
   if (read) {
+    check_json_bom(json, program.name(), member.name, context);
     LoadContext parse{context.options, held, context.json};
     read_program_json(parse, json, program, InputDiscard{&json, &crc_done});
   }
@@ -165,24 +170,28 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
 
   std::string format;
   const auto* format_member = zip.find(root + "archive_format");
-  if (format_member != nullptr && read_text_member(zip, *format_member, "", context, format) &&
+  if (format_member != nullptr &&
+      read_text_member(zip, *format_member, "", context, format, /*exact=*/true) &&
       format != "pt2") {
     context.reporter.report(
         kMalformedProgram, "",
-        fmt::format("'{}' reads '{}'; expected 'pt2'", format_member->name, format.substr(0, 40)),
+        fmt::format("'{}' reads '{}'; PT2ArchiveReader compares its bytes with 'pt2', exactly "
+                    "(no white space), and refuses the archive (\"Invalid archive format\")",
+                    format_member->name, printable_excerpt(format)),
         format_member->name);
   }
 
   std::string archive_version;
   const std::string version_path = root + "archive_version";
   if (const auto* version_member = zip.find(version_path)) {
-    if (read_text_member(zip, *version_member, "", context, archive_version) &&
+    if (read_text_member(zip, *version_member, "", context, archive_version, /*exact=*/true) &&
         archive_version != kSupportedArchiveVersion) {
       context.reporter.report(
           kUnsupportedSchemaVersion, "",
           fmt::format("archive version '{}' is not supported; this build reads archive version "
-                      "{}",
-                      archive_version.substr(0, 40), kSupportedArchiveVersion),
+                      "{}, and load_pt2 compares the bytes with '{}' exactly (no white space)",
+                      printable_excerpt(archive_version), kSupportedArchiveVersion,
+                      kSupportedArchiveVersion),
           version_member->name);
     }
   } else {
@@ -193,6 +202,10 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
                         version_path, kSupportedArchiveVersion));
   }
 
+  check_stream_version(zip, root, context);
+  check_model_entries(zip, root, context);
+  check_extra_files(zip, root, context);
+
   std::size_t models = 0;
   for (const auto& m : zip.members()) {
     if (!m.unsafe.empty() || !starts_with(m.name, models_dir) || !ends_with(m.name, kJsonSuffix)) {
@@ -202,6 +215,15 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
     if (file.find('/') != std::string_view::npos) continue;  // nested folders hold no models
     const std::string name(file.substr(0, file.size() - kJsonSuffix.size()));
     ++models;
+    if (name.empty()) {
+      context.reporter.report(
+          kMalformedProgram, "",
+          fmt::format("archive member '{}' gives its program an empty name; torch.export.load "
+                      "refuses it",
+                      m.name),
+          m.name, {}, "name the program: torch.export.save writes 'models/model.json'");
+    }
+    check_sample_inputs(zip, root, name, context);
 
     ir::Program& program = out.add();
     program.set_name(name.empty() ? kDefaultProgramName : name);
@@ -218,11 +240,13 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
       PaddedBytes json;
       if (read_json_member(zip, m, context.options.max_program_json_bytes, program.name(),
                            context, json)) {
+        check_json_bom(json, program.name(), m.name, context);
         read_program_json(context, json, program, InputDiscard{&json});
       }
       weights.convert();
     }
     constants.convert();
+    check_pickles(zip, root, program, context);
     if (program.not_checked()) continue;  // its one finding says why; the state is moot
     weights.report_to(context.reporter);
     constants.report_to(context.reporter);

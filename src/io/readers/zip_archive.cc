@@ -11,6 +11,7 @@
 
 #include "io/readers/archive_bytes.h"
 #include "io/readers/little_endian.h"
+#include "io/readers/zip_directory_record.h"
 #include "io/readers/zip_local_header.h"
 
 namespace pt2lint {
@@ -29,7 +30,9 @@ namespace {
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 constexpr std::uint16_t kStored = 0;
 constexpr std::uint16_t kDeflated = Z_DEFLATED;
-constexpr unsigned kUnixHost = 3;  // "version made by" high byte: external attributes are a mode
+// "Version made by" high bytes whose external attributes hold a Unix mode, as Info-ZIP's
+// unzip reads them (it makes links for each): Unix, Atari ST, BeOS, OS X.
+bool host_has_unix_mode(unsigned host) { return host == 3 || host == 5 || host == 16 || host == 30; }
 constexpr std::size_t kChunk = std::size_t{1} << 20;
 
 std::string minizip_error(int code) {
@@ -59,36 +62,6 @@ bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& o
   offset = unzGetCurrentFileZStreamPos64(zip);
   unzCloseCurrentFile(zip);
   return true;
-}
-
-// The local header offset in the central-directory record at `record`: the 32-bit field, or
-// its zip64 extra field when that reads 0xFFFFFFFF. False when no record is there.
-bool parse_local_header_offset(std::string_view record, std::uint64_t& offset) {
-  constexpr std::size_t kHeader = 46;
-  const auto* header = reinterpret_cast<const unsigned char*>(record.data());
-  if (record.size() < kHeader || le32(header) != 0x02014b50) return false;
-  offset = le32(header + 42);
-  if (offset != 0xFFFFFFFFu) return true;
-  const std::uint16_t name_length = le16(header + 28);
-  const std::uint16_t extra_length = le16(header + 30);
-  if (record.size() < kHeader + name_length + extra_length) return false;
-  const auto* p = header + kHeader + name_length;
-  for (std::size_t i = 0; i + 4 <= extra_length;) {
-    const std::uint16_t id = le16(p + i);
-    const std::uint16_t size = le16(p + i + 2);
-    if (i + 4 + size > extra_length) return false;
-    if (id == 0x0001) {
-      // Present in this order, each only when its 32-bit field is saturated.
-      std::size_t field = i + 4;
-      if (le32(header + 24) == 0xFFFFFFFFu) field += 8;
-      if (le32(header + 20) == 0xFFFFFFFFu) field += 8;
-      if (field + 8 > i + 4 + size) return false;
-      offset = le64(p + field);
-      return true;
-    }
-    i += 4 + size;
-  }
-  return false;
 }
 
 // Inflates `compressed` bytes of raw deflate at `offset` into out[0, size); returns how many
@@ -219,7 +192,8 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     m.crc = static_cast<std::uint32_t>(info.crc);
     m.is_directory = !m.name.empty() && m.name.back() == '/';
     m.unsafe = unsafe_member_name_reason(m.name);
-    if (m.unsafe.empty() && (info.version >> 8) == kUnixHost &&
+    m.flags = static_cast<std::uint16_t>(info.flag);
+    if (m.unsafe.empty() && host_has_unix_mode(static_cast<unsigned>(info.version >> 8)) &&
         ((info.external_fa >> 16) & S_IFMT) == S_IFLNK) {
       m.unsafe = "the member is a symbolic link";
     }
@@ -235,22 +209,51 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     return nullptr;
   }
   archive->read_local_header_offsets();
-  // After the loop, so the names no longer move.
-  std::unordered_map<std::string_view, std::uint64_t> first_index;
-  first_index.reserve(archive->members_.size());
-  for (auto& m : archive->members_) {
-    auto [it, inserted] = first_index.emplace(m.name, m.index);
-    if (!inserted && m.unsafe.empty()) {
-      m.unsafe = fmt::format("{} (the first copy is member {})", kDuplicateMemberError,
-                             it->second);
-    }
-  }
+  archive->mark_duplicates();
   return archive;
+}
+
+namespace {
+
+std::string ascii_folded(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool equal_folded(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ZipArchive::mark_duplicates() {
+  std::unordered_map<std::string, std::uint64_t> first_index;
+  first_index.reserve(members_.size());
+  for (auto& m : members_) {
+    auto [it, inserted] = first_index.emplace(ascii_folded(m.name), m.index);
+    if (inserted || !m.unsafe.empty()) continue;
+    const Member& first = members_[static_cast<std::size_t>(it->second)];
+    m.unsafe = first.name == m.name
+                   ? fmt::format("{} (the first copy is member {})", kDuplicateMemberError,
+                                 it->second)
+                   : fmt::format("{} (the first copy is member {}, '{}')",
+                                 kCaseDuplicateMemberError, it->second, first.name);
+  }
 }
 
 const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
   for (const auto& m : members_) {
-    if (m.unsafe.empty() && m.name == name) return &m;
+    if (m.unsafe.empty() && equal_folded(m.name, name)) return &m;
   }
   return nullptr;
 }
@@ -291,6 +294,17 @@ bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes
                         "compression achieves",
                         member.size, member.compressed_size);
     return false;
+  }
+  if (member.method == kDeflated) {
+    const std::uint64_t budget = std::max(kMinInflateBudget, kInflateBudgetRatio * archive_size_);
+    if (member.size > budget - std::min(budget, inflated_)) {
+      error = fmt::format("inflating it would take the archive's deflated members past {} bytes, "
+                          "the budget for a {}-byte file (a deflate bomb?); torch.export.save "
+                          "stores every member uncompressed",
+                          budget, archive_size_);
+      return false;
+    }
+    inflated_ += member.size;
   }
   std::uint64_t offset = 0;
   if (!data_offset(member, offset, error)) return false;
@@ -338,10 +352,18 @@ void ZipArchive::read_local_header_offsets() {
   for (auto& m : members_) {
     if (m.directory_offset < central_directory_offset_) return;
     const std::uint64_t at = m.directory_offset - central_directory_offset_;
+    DirectoryRecord record;
     if (at >= directory.size() ||
-        !parse_local_header_offset(std::string_view(directory).substr(at), m.local_header_offset)) {
+        !parse_directory_record(std::string_view(directory).substr(at), record)) {
       return;
     }
+    // minizip 1.1 never applies a zip64 size on LP64 (it compares with (unsigned long)-1):
+    // the sizes come from the record, as miniz reads them.
+    m.size = record.size;
+    m.compressed_size = record.compressed_size;
+    m.local_header_offset = record.local_header_offset;
+    m.refused_by_pytorch = miniz_refusal(record, archive_size_);
+    m.oddity = directory_oddity(record, archive_size_);
   }
   layout_known_ = true;
 }

@@ -27,8 +27,14 @@ class ZipArchive {
     std::uint32_t crc = 0;              // CRC-32 of the uncompressed data
     // Where its local header starts, from its central-directory record (zip64 aware).
     std::uint64_t local_header_offset = 0;
+    std::uint16_t flags = 0;            // general-purpose bit flags (encryption, ...)
     bool is_directory = false;
     std::string unsafe;                 // why it cannot be trusted; empty when safe
+    // Why PyTorch's zip reader (miniz, as PyTorch builds it) refuses the whole archive for
+    // this member's central-directory record, or empty (see zip_directory_record.h).
+    std::string refused_by_pytorch;
+    // What torch.export.save never writes here but PyTorch reads anyway, or empty.
+    std::string oddity;
   };
 
   ~ZipArchive();
@@ -43,7 +49,9 @@ class ZipArchive {
                                                  std::uint64_t max_members, std::string& error);
 
   const std::vector<Member>& members() const { return members_; }
-  // The first safe member with exactly this name, or null.
+  // The first safe member with this name under ASCII case folding, or null: PyTorch's zip
+  // lookup (mz_zip_reader_locate_file with no flags) ignores case, so "MODELS/model.json" is
+  // what it reads for "models/model.json".
   const Member* find(std::string_view name) const;
   std::uint64_t archive_size() const { return archive_size_; }
   // Where the central directory starts. Valid only when layout_known(): each member's
@@ -82,6 +90,8 @@ class ZipArchive {
   // Fills each member's local_header_offset from its central-directory record, and
   // central_directory_offset_ / layout_known_.
   void read_local_header_offsets();
+  // Marks each later copy of a name (exact, or equal under ASCII case folding) unsafe.
+  void mark_duplicates();
   // Where the member's stored bytes start, from its local header.
   bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
   static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
@@ -89,6 +99,9 @@ class ZipArchive {
 
   std::unique_ptr<Handle> handle_;
   std::uint64_t archive_size_ = 0;
+  // Bytes inflated from deflated members so far, against the per-archive budget
+  // (kInflateBudget...): a deflate bomb is refused before it is inflated, not after.
+  mutable std::uint64_t inflated_ = 0;
   std::uint64_t central_directory_offset_ = 0;
   bool layout_known_ = false;
   std::vector<Member> members_;
@@ -102,6 +115,15 @@ inline constexpr std::string_view kCorruptMemberError =
 
 inline constexpr std::string_view kDuplicateMemberError =
     "two archive members have the same name; readers disagree on which copy wins";
+inline constexpr std::string_view kCaseDuplicateMemberError =
+    "two archive members have names that differ only in letter case; PyTorch's zip reader "
+    "ignores case and may read either copy, pt2lint reads the first";
+
+// What one archive's deflated members may inflate to, in all: 16 times the archive, and at
+// least 128 MiB. torch.export.save stores every member, so only a hand-made archive comes near
+// it; a 1 MB deflate bomb of 1 GB is refused after 128 MiB.
+inline constexpr std::uint64_t kMinInflateBudget = std::uint64_t{128} << 20;
+inline constexpr std::uint64_t kInflateBudgetRatio = 16;
 
 // Why a member name cannot be extracted safely, or empty. Exposed for tests.
 std::string unsafe_member_name_reason(std::string_view name);

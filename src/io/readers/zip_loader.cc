@@ -67,6 +67,12 @@ bool report_layout(const ZipArchive& zip, LoadContext& context) {
            "with torch.export.save, or copy it whole: a truncated or spliced copy leaves this");
     return false;
   }
+  if (layout.oddity.member != nullptr) {
+    report(kSuspiciousArchiveLayout, layout.oddity, "archive member '{}' has a central-directory "
+           "record torch.export.save never writes: ",
+           "PyTorch's reader loads the file; Python's zipfile, unzip and other tools may refuse "
+           "it or read it differently. Rewrite the file with torch.export.save");
+  }
   if (layout.overlap.member != nullptr) {
     report(kSuspiciousArchiveLayout, layout.overlap, "archive member '{}' shares bytes with another: ",
            "torch.export.save never writes overlapping members; overlap is how zip bombs make a "
@@ -80,7 +86,8 @@ bool report_layout(const ZipArchive& zip, LoadContext& context) {
 }  // namespace
 
 bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
-                      std::string_view program, LoadContext& context, std::string& text) {
+                      std::string_view program, LoadContext& context, std::string& text,
+                      bool exact) {
   PaddedBytes bytes;
   std::string error;
   if (!zip.read(member, kMaxTextMemberBytes, bytes, error)) {
@@ -90,7 +97,7 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
     return false;
   }
   report_header_disagreement(zip, member, program, context);
-  text = trim_space(bytes.view());
+  text = exact ? bytes.view() : trim_space(bytes.view());
   return true;
 }
 

@@ -14,10 +14,12 @@ namespace pt2lint {
 void load_zip(const ZipArchive& zip, std::string_view file_name, LoadContext& context,
               ProgramOutput& out);
 
-// Reads a short text member (archive_format, version, ...) with surrounding whitespace
-// removed. Reports malformed-program under `program` and returns false when it cannot.
+// Reads a short text member (archive_format, version, ...), with surrounding whitespace
+// removed unless `exact` (PT2 archives: load_pt2 compares the bytes as they are). Reports
+// malformed-program under `program` and returns false when it cannot.
 bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
-                      std::string_view program, LoadContext& context, std::string& text);
+                      std::string_view program, LoadContext& context, std::string& text,
+                      bool exact = false);
 
 // Reads a JSON member into a padded buffer, reporting malformed-program when it cannot.
 bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,

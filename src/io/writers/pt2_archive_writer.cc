@@ -2,7 +2,10 @@
 
 #include <minizip/zip.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <system_error>
 
@@ -10,6 +13,7 @@
 
 #include "io/readers/padded_bytes.h"
 #include "io/readers/zip_archive.h"
+#include "support/atomic_file.h"
 
 namespace pt2lint {
 namespace {
@@ -72,6 +76,25 @@ bool copy_member(const ZipArchive& in, const ZipArchive::Member& member, zipFile
   return read;
 }
 
+// minizip's stdio functions on the AtomicFile's descriptor instead of a file it opens by name:
+// the archive is written only where AtomicFile made its temporary.
+voidpf open_descriptor(voidpf opaque, const void* /*name*/, int /*mode*/) {
+  const int fd = ::dup(*static_cast<const int*>(opaque));
+  if (fd < 0) return nullptr;
+  FILE* file = ::fdopen(fd, "w+b");
+  if (file == nullptr) ::close(fd);
+  return file;
+}
+
+zipFile open_zip_on(const AtomicFile& file, int& fd) {
+  fd = file.fd();
+  zlib_filefunc64_def functions;
+  fill_fopen64_filefunc(&functions);
+  functions.zopen64_file = open_descriptor;
+  functions.opaque = &fd;
+  return zipOpen2_64(file.temporary().c_str(), APPEND_STATUS_CREATE, nullptr, &functions);
+}
+
 }  // namespace
 
 bool read_archive_member(const std::filesystem::path& archive, const std::string& member,
@@ -92,15 +115,24 @@ std::string write_edited_archive(const std::filesystem::path& input,
   auto in = ZipArchive::open_file(input, kMaxMembers, error);
   if (!in) return fmt::format("cannot open '{}': {}", input.string(), error);
 
-  std::filesystem::path temporary = output;
-  temporary += ".pt2lint-tmp";
-  ZipWriter out(zipOpen64(temporary.c_str(), APPEND_STATUS_CREATE));
-  if (!out) return fmt::format("cannot create '{}'", temporary.string());
+  // A member pt2lint did not read (a second copy of a name, a link) is never copied on: the
+  // output would carry what the checks never saw.
+  for (const ZipArchive::Member& member : in->members()) {
+    if (!member.unsafe.empty()) {
+      return fmt::format("'{}' holds archive member '{}', which pt2lint does not read ({}); it "
+                         "writes no copy of such an archive",
+                         input.string(), member.name, member.unsafe);
+    }
+  }
+
+  AtomicFile file(output);
+  if (!file.ok()) return file.error();
+  int fd = -1;
+  ZipWriter out(open_zip_on(file, fd));
+  if (!out) return fmt::format("cannot create '{}'", file.temporary().string());
   auto fail = [&](std::string message) {
     out.reset();
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    return message;
+    return message;  // ~AtomicFile removes the temporary
   };
 
   std::set<std::string> written;
@@ -119,13 +151,9 @@ std::string write_edited_archive(const std::filesystem::path& input,
       return fail(fmt::format("cannot add '{}'", name));
   }
   if (zipClose(out.release(), nullptr) != ZIP_OK) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    return fmt::format("cannot write '{}'", output.string());
+    return fmt::format("cannot write '{}' (is the disk full?); it is unchanged", output.string());
   }
-  std::error_code rename_error;
-  std::filesystem::rename(temporary, output, rename_error);
-  if (rename_error) return fmt::format("cannot write '{}': {}", output.string(), rename_error.message());
+  if (!file.commit()) return file.error();
   return {};
 }
 

@@ -3,26 +3,11 @@
 // expected edges dotted (`-.->`), as in the other writers.
 #include <fmt/format.h>
 
+#include "reports/escape/mermaid_escape.h"
 #include "reports/graph/picture_writers.h"
 
 namespace pt2lint::graph {
 namespace {
-
-// Mermaid labels are quoted; quotes become an entity, backticks (markdown strings in
-// Mermaid) plain quotes, and '<' '>' entities so no HTML slips through.
-std::string mermaid_text(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "#quot;"; break;
-      case '`': out += '\''; break;
-      case '<': out += "#lt;"; break;
-      case '>': out += "#gt;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string_view open_shape(BoxKind kind) {
   switch (kind) {
@@ -55,8 +40,8 @@ std::string_view arrow(EdgeKind kind) {
 void write_mermaid(const Picture& picture, std::ostream& out) {
   out << "```mermaid\nflowchart TD\n";
   for (const Box& box : picture.boxes) {
-    std::string label = mermaid_text(box.title);
-    if (!box.detail.empty()) label += "<br/>" + mermaid_text(box.detail);
+    std::string label = mermaid_label(box.title);
+    if (!box.detail.empty()) label += "<br/>" + mermaid_label(box.detail);
     if (box.focus) label = "<b>" + label + "</b>";
     out << fmt::format("  {}{}\"{}\"{}\n", box.id, open_shape(box.kind), label, close_shape(box.kind));
   }
@@ -64,7 +49,7 @@ void write_mermaid(const Picture& picture, std::ostream& out) {
   for (std::size_t i = 0; i < picture.edges.size(); ++i) {
     const Edge& edge = picture.edges[i];
     out << fmt::format("  {} {}{} {}\n", picture.boxes[edge.from].id, arrow(edge.kind),
-                       edge.label.empty() ? "" : "|\"" + mermaid_text(edge.label) + "\"|",
+                       edge.label.empty() ? "" : "|\"" + mermaid_label(edge.label) + "\"|",
                        picture.boxes[edge.to].id);
     if (edge.kind == EdgeKind::kWrong) wrong.push_back(i);
   }

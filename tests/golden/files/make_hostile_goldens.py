@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Builds the golden files of issue 24 (files that lie), from corpus/base/counter.aten.pt2,
+with their `.expect` sidecars (see tests/golden/run_golden.py):
+
+    python3 tests/golden/files/make_hostile_goldens.py [CORPUS]   (default: ../shared/corpus)
+
+Each file is one way a .pt2 can make pt2lint check something other than what torch.export.load
+reads, or make pt2lint say "clean" about a file PyTorch refuses. What PyTorch 2.11 does with
+each is recorded in docs/reliability.md ("Files that lie"). Deterministic: run it again and
+`git diff` shows nothing. No pickle here is ever loaded: the hostile ones are written opcode by
+opcode.
+"""
+import io
+import json
+import os
+import struct
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+from golden_files_lib import DATE, central_directory, members, program_member, put, write_zip  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CORPUS = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared", "corpus"))
+BASE = os.path.join(CORPUS, "base", "counter.aten.pt2")
+ROOT = "counter.aten/"
+
+
+def replace(entries, name, data=None, new_name=None):
+    out = []
+    for n, d in entries:
+        if n == ROOT + name:
+            if data is None and new_name is None:
+                continue
+            out.append((ROOT + new_name if new_name else n, d if data is None else data))
+        else:
+            out.append((n, d))
+    return out
+
+
+def program_text_with_duplicate(entries, edit):
+    """The program JSON as text, with one key written twice: edit(doc) returns (object,
+    key, second value); the second copy follows the first, as a hostile writer would."""
+    name = program_member(entries)
+    doc = json.loads(dict(entries)[name])
+    obj, key, second = edit(doc)
+    obj[key + "\u0000dup"] = second
+    text = json.dumps(doc).replace(json.dumps(key + "\u0000dup"), json.dumps(key))
+    return [(n, text.encode() if n == name else d) for n, d in entries]
+
+
+def drop_write_back(doc):
+    """`output_specs` twice in the signature: the first copy as exported, the second without
+    the buffer write-back, which is what json.loads keeps (a program that runs silently wrong)."""
+    sig = doc["graph_module"]["signature"]
+    second = [s for s in sig["output_specs"] if "buffer_mutation" not in s]
+    return sig, "output_specs", second
+
+
+def duplicate_tensor_value(doc):
+    values = doc["graph_module"]["graph"]["tensor_values"]
+    first = next(iter(values))
+    return values, first, values[first]
+
+
+def torch_save_zip(pickle_bytes, root="model"):
+    """A torch.save-layout zip (root folder, data.pkl, .data/version) holding `pickle_bytes`."""
+    return bytes(write_zip([(f"{root}/data.pkl", pickle_bytes), (f"{root}/byteorder", b"little"),
+                            (f"{root}/.data/version", b"3\n")]))
+
+
+def reduce_pickle(module, name, argument):
+    """Protocol-2 opcodes of `module.name(argument)`: what a __reduce__ returning a callable
+    writes. Built by hand so that nothing here is ever unpickled."""
+    arg = argument.encode()
+    return (b"\x80\x02c" + module.encode() + b"\n" + name.encode() + b"\n" +
+            b"X" + struct.pack("<I", len(arg)) + arg + b"\x85R.")
+
+
+def stack_global_pickle(module, name):
+    """Protocol-4 opcodes: STACK_GLOBAL of two memoized strings, as pickle.dumps writes them."""
+    def short(s):
+        return b"\x8c" + bytes([len(s)]) + s.encode() + b"\x94"
+    return b"\x80\x04" + short(module) + short(name) + b"\x93\x94" + b")R."
+
+
+def set_flags(blob, suffix, flags):
+    """Sets the general-purpose flags of the member ending in `suffix`, in both headers."""
+    records, _ = central_directory(blob)
+    r = next(r for r in records if r["name"].endswith(suffix))
+    struct.pack_into("<H", blob, r["pos"] + 8, flags)
+    struct.pack_into("<H", blob, r["local"] + 6, flags)
+    return blob
+
+
+def saturate_offset(blob, suffix):
+    """The member's 32-bit local header offset saturated (0xFFFFFFFF), its real offset in a
+    zip64 extra field: legal zip64, but PyTorch's reader checks the 32-bit field against the
+    file size and refuses a small file."""
+    records, eocd = central_directory(blob)
+    r = next(r for r in records if r["name"].endswith(suffix))
+    count, size, start = struct.unpack_from("<HII", blob, eocd + 10)
+    extra = struct.pack("<HHQ", 1, 8, r["local"])
+    nlen, xlen = struct.unpack_from("<HH", blob, r["pos"] + 28)
+    record = bytearray(blob[r["pos"]:r["pos"] + r["len"]])
+    struct.pack_into("<I", record, 42, 0xFFFFFFFF)
+    struct.pack_into("<H", record, 30, xlen + len(extra))
+    insert_at = 46 + nlen + xlen
+    record[insert_at:insert_at] = extra
+    out = blob[:r["pos"]] + record + blob[r["pos"] + r["len"]:]
+    eocd += len(extra)
+    struct.pack_into("<I", out, eocd + 12, size + len(extra))
+    return out
+
+
+def set_host(blob, suffix, host, mode):
+    records, _ = central_directory(blob)
+    r = next(r for r in records if r["name"].endswith(suffix))
+    struct.pack_into("<B", blob, r["pos"] + 5, host)
+    struct.pack_into("<I", blob, r["pos"] + 38, mode << 16)
+    return blob
+
+
+def main():
+    base = members(BASE)
+    sample = dict(base)[ROOT + "data/sample_inputs/model.pt"]
+    lie = "torch.export.load of PyTorch 2.11 refuses it (docs/reliability.md, \"Files that lie\")."
+
+    # ---- what torch.export.load reads differs from a naive reading
+    put("malformed-program", "bad_duplicate_output_specs.pt2",
+        write_zip(program_text_with_duplicate(base, drop_write_back)),
+        ["error malformed-program json:graph_module.signature.output_specs"],
+        """`output_specs` twice: the first as exported, the second without the buffer
+        write-back. json.loads keeps the second, so PyTorch loads a program that drops the
+        write-back and runs silently wrong; a reader that merges or keeps the first checks the
+        clean program.""")
+    put("malformed-program", "bad_duplicate_map_key.pt2",
+        write_zip(program_text_with_duplicate(base, duplicate_tensor_value)),
+        ['error malformed-program json:graph_module.graph.tensor_values["p_lin_weight"]'],
+        """One key of graph.tensor_values written twice (a keyed map); json.loads keeps the
+        last copy.""")
+    put("unsafe-archive-member", "bad_case_variant_program.pt2",
+        write_zip(base + [(ROOT + "MODELS/model.json", dict(base)[ROOT + "models/model.json"])]),
+        ["error unsafe-archive-member member:counter.aten/MODELS/model.json"],
+        """A second program member whose name differs only in case. PyTorch's zip lookup
+        ignores case (mz_zip_reader_locate_file with no flags), so which copy it reads is
+        the archive's choice, not the reader's.""")
+    put("unsafe-archive-member", "bad_symlink_beos_host.pt2",
+        set_host(write_zip(base + [(ROOT + "extra/link", b"/etc/passwd")]), "extra/link", 16, 0o120777),
+        ["error unsafe-archive-member member:counter.aten/extra/link"],
+        """A symbolic link made by host 16 (BeOS): Info-ZIP's unzip makes links for hosts 3, 5,
+        16 and 30, so each of them is a link.""")
+
+    # ---- what PyTorch requires
+    put("malformed-program", "bad_archive_format_newline.pt2",
+        write_zip(replace(base, "archive_format", b"pt2\n")),
+        ["error malformed-program member:counter.aten/archive_format"],
+        """archive_format reads "pt2\\n": PT2ArchiveReader compares the bytes exactly. """ + lie)
+    put("unsupported-schema-version", "bad_archive_version_space.pt2",
+        write_zip(replace(base, "archive_version", b" 0")),
+        ["error unsupported-schema-version member:counter.aten/archive_version"],
+        """archive_version reads " 0": load_pt2 compares the string exactly. """ + lie)
+    put("malformed-program", "bad_data_version_missing.pt2",
+        write_zip(replace(base, ".data/version")),
+        ["error malformed-program -"],
+        """No .data/version (nor version): PyTorchStreamReader's init refuses it. """ + lie)
+    put("malformed-program", "bad_data_version_11.pt2",
+        write_zip(replace(base, ".data/version", b"11\n")),
+        ["error malformed-program member:counter.aten/.data/version"],
+        """.data/version 11, above kMaxSupportedFileFormatVersion (10). """ + lie)
+    put("suspicious-archive-layout", "bad_encrypted_member.pt2",
+        set_flags(write_zip(base), "byteorder", 0x0001),
+        ["warning suspicious-archive-layout member:counter.aten/byteorder"],
+        """The byteorder member flagged encrypted (bit 0), its data plain. Measured with
+        PyTorch 2.11: loads and runs; other zip tools refuse it or ask for a password.""")
+    put("malformed-program", "bad_name_over_511_bytes.pt2",
+        write_zip(base + [(ROOT + "extra/" + "n" * 520, b"text")]),
+        ["error malformed-program member:" + ROOT + "extra/" + "n" * 520],
+        """A member name of more than 511 bytes: PyTorch copies names into a 512-byte buffer
+        and cannot find the member under the cut name. """ + lie)
+    put("malformed-program", "bad_models_entry_not_a_program.pt2",
+        write_zip(base + [(ROOT + "models/README.txt", b"notes")]),
+        ["error malformed-program member:counter.aten/models/README.txt"],
+        """models/README.txt: load_pt2 takes every record under models/ for a program. """ + lie)
+    put("malformed-program", "bad_extra_not_utf8.pt2",
+        write_zip(base + [(ROOT + "extra/blob", b"\xff\xfe\x00binary")]),
+        ["error malformed-program member:counter.aten/extra/blob"],
+        """extra/blob is not UTF-8: load_pt2 decodes every extra file. """ + lie)
+    renamed = [(n.replace("models/model.json", "models/.json")
+                 .replace("model_weights_config", "_weights_config")
+                 .replace("model_constants_config", "_constants_config")
+                 .replace("sample_inputs/model.pt", "sample_inputs/.pt"), d) for n, d in base]
+    put("malformed-program", "bad_empty_program_name.pt2", write_zip(renamed),
+        ["error malformed-program member:counter.aten/models/.json"],
+        """models/.json: a program with an empty name, its configs and sample inputs named to
+        match. """ + lie)
+    program = program_member(base)
+    put("malformed-program", "bad_program_json_bom.pt2",
+        write_zip([(n, b"\xef\xbb\xbf" + d if n == program else d) for n, d in base]),
+        ["error malformed-program member:counter.aten/models/model.json"],
+        """A UTF-8 byte-order mark before the program JSON: serialize.py decodes the bytes and
+        json.loads refuses the mark. """ + lie)
+    put("suspicious-archive-layout", "bad_saturated_offset_small_file.pt2",
+        saturate_offset(write_zip(base), "byteorder"),
+        ["warning suspicious-archive-layout member:counter.aten/byteorder"],
+        """The byteorder member's 32-bit local header offset saturated, with its real offset in
+        a zip64 extra field, in a file of a few kB. Measured with PyTorch 2.11: loads and
+        runs.""")
+    put("malformed-program", "bad_weights_config_bom.pt2",
+        write_zip([(n, b"\xef\xbb\xbf" + d if n.endswith("model_weights_config.json") else d)
+                   for n, d in base]),
+        ["error malformed-program member:counter.aten/data/weights/model_weights_config.json"],
+        """A byte-order mark before the weights config: json.loads refuses it. """ + lie)
+    put("malformed-program", "bad_sample_inputs_missing.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt")),
+        ["error malformed-program -"],
+        """No data/sample_inputs/model.pt: load_pt2 reads it unconditionally. """ + lie)
+    put("malformed-program", "bad_sample_inputs_truncated.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt", sample[:len(sample) // 2])),
+        ["error malformed-program member:counter.aten/data/sample_inputs/model.pt"],
+        """The sample inputs cut in half: torch.load refuses the nested zip. """ + lie)
+    put("malformed-program", "bad_sample_inputs_garbage.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt", b"not a torch.save file at all")),
+        ["error malformed-program member:counter.aten/data/sample_inputs/model.pt"],
+        """The sample inputs are not a torch.save zip. """ + lie)
+
+    # ---- pickles that run code at load
+    put("pickle-runs-code-at-load", "bad_sample_inputs_call_system.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt",
+                          torch_save_zip(reduce_pickle("posix", "system", "true")))),
+        ["error pickle-runs-code-at-load member:counter.aten/data/sample_inputs/model.pt"],
+        """Sample inputs whose data.pkl calls posix.system("true") (written opcode by opcode):
+        torch.export.load unpickles them with weights_only=False, so the call runs at load.""")
+    put("pickle-runs-code-at-load", "bad_sample_inputs_stack_global.pt2",
+        write_zip(replace(base, "data/sample_inputs/model.pt",
+                          torch_save_zip(stack_global_pickle("builtins", "eval")))),
+        ["error pickle-runs-code-at-load member:counter.aten/data/sample_inputs/model.pt"],
+        """Sample inputs pickled with protocol 4 (STACK_GLOBAL of memoized strings, as
+        pickle.dumps writes) that import builtins.eval.""")
+    put("pickle-runs-code-at-load", "good_unnamed_opaque_object.pt2",
+        write_zip(base + [(ROOT + "data/constants/opaque_obj_0", stack_global_pickle("builtins", "eval"))]),
+        [],
+        """An opaque_obj_0 member that imports builtins.eval but that no constants config names:
+        load_pt2 never unpickles it (measured with PyTorch 2.11: loads and runs), so no
+        finding.""")
+    put("pickle-runs-code-at-load", "good_sample_inputs_tensors_only.pt2", write_zip(base), [],
+        """The archive as torch.export.save wrote it: its sample inputs import only tensor
+        rebuilding, which torch.load(weights_only=True) allows.""")
+
+
+if __name__ == "__main__":
+    main()
