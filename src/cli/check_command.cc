@@ -104,7 +104,6 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   if (!out.written()) return kExitUsage;
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
   if (options.statistics && !text_format) write_statistics(report, std::cerr);
-  if (!out.written()) return kExitUsage;
   // A path that could not be opened, or that holds no program.
   if (!report.errors.empty() || !report.without_programs.empty()) return kExitUsage;
   if (options.exit_zero) return kExitClean;

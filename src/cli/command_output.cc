@@ -24,7 +24,7 @@ CommandOutput::CommandOutput(const std::string& path) : path_(path) {
 std::ostream& CommandOutput::stream() { return to_stdout() ? std::cout : file_; }
 
 bool CommandOutput::written() {
-  if (to_stdout()) return true;
+  if (to_stdout() || committed_) return true;
   if (file_.is_open()) file_.close();
   if (!ok_ || !file_) {
     print_error("cannot write '" + path_ + "'; it is unchanged");
@@ -34,6 +34,7 @@ bool CommandOutput::written() {
     print_error(atomic_->error());
     return false;
   }
+  committed_ = true;
   return true;
 }
 

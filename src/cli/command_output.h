@@ -24,6 +24,7 @@ class CommandOutput {
   // After writing: puts FILE in place; false, having printed "cannot write 'PATH'", when a
   // write to FILE failed (FILE is then unchanged).
   // Standard output is not second-guessed: a closed pipe is the reader's choice.
+  // Idempotent: a second call after a successful one returns true.
   bool written();
 
  private:
@@ -31,6 +32,7 @@ class CommandOutput {
   std::unique_ptr<AtomicFile> atomic_;
   std::ofstream file_;
   bool ok_ = true;
+  bool committed_ = false;  // written() already put the file in place
 };
 
 }  // namespace pt2lint

@@ -18,6 +18,7 @@ auto_functionalized_v2, and an ATEN program whose custom-op write-back a pass dr
 usage: check_customops.py PT2LINT DATA_DIR WORK_DIR with-schemas|without-schemas"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -83,10 +84,12 @@ class Checker:
             sets[label["file"]] = state_set(programs, "mutations")
             if state_set(programs, "possible_mutations"):
                 self.fail(f"{label['file']}: possible_mutations with every schema declared")
-        # The config key `op-schemas` works like --op-schemas (paths relative to the config).
+        # The config key `op-schemas` works like --op-schemas (paths relative to the config; a
+        # config may name only files inside its own folder tree, so the schemas sit beside it).
         config = os.path.join(self.work, ".pt2lint.toml")
+        shutil.copy(self.schemas, os.path.join(self.work, "schemas.txt"))
         with open(config, "w") as f:
-            f.write(f'op-schemas = ["{os.path.relpath(self.schemas, self.work)}"]\n')
+            f.write('op-schemas = ["schemas.txt"]\n')
         for case, training, aten in self.clean_pairs():
             code, findings, _ = check_json(self.pt2lint, self.path(training), "--config", config)
             if code != 0 or any(f["name"] == "unknown-op-may-write-state" for f in findings):

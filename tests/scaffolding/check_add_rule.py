@@ -73,14 +73,18 @@ def main():
         catalogue = os.path.join(scratch, "src/core/rule_catalogue.def")
         with open(catalogue) as f:
             text = f.read()
-        # A tombstone for the next structural ID: add_rule.py must skip it, refuse it and its name.
+        # A tombstone for the next free structural ID: add_rule.py must skip it, refuse it and its name.
+        sys.path.insert(0, os.path.join(scratch, "scripts"))
+        from rule_table import read_catalogue  # noqa: E402  the scratch copy's catalogue
+        top = max(int(r["id"][2:]) for r in read_catalogue(catalogue) if r["id"].startswith("PT2"))
+        retired, after = f"PT{top + 1}", f"PT{top + 2}"
         with open(catalogue, "w") as f:
-            f.write(text.replace("// None is retired yet.", "// retired: PT213 retired-thing: scratch (0.0)"))
+            f.write(text.replace("// None is retired yet.", f"// retired: {retired} retired-thing: scratch (0.0)"))
         made = run(scratch, "scripts/add_rule.py", "structural", "after-tombstone", "--severity", "note",
                    "--summary", "s")
-        if "PT214 after-tombstone" not in made.stdout:
-            problems.append(f"add_rule.py did not skip the retired PT213: {made.stdout[:80]!r}")
-        for args in (["retired-thing"], ["fresh-name", "--id", "PT213"]):
+        if f"{after} after-tombstone" not in made.stdout:
+            problems.append(f"add_rule.py did not skip the retired {retired}: {made.stdout[:80]!r} {made.stderr[:200]}")
+        for args in (["retired-thing"], ["fresh-name", "--id", retired]):
             refused = run(scratch, "scripts/add_rule.py", "structural", *args, "--severity", "note",
                           "--summary", "s")
             if refused.returncode == 0 or "never reused" not in refused.stderr:
@@ -88,7 +92,7 @@ def main():
         with open(catalogue) as f:
             text = f.read()
         with open(catalogue, "w") as f:
-            f.write(text.replace('"PT214", "after-tombstone"', '"PT213", "after-tombstone"'))
+            f.write(text.replace(f'"{after}", "after-tombstone"', f'"{retired}", "after-tombstone"'))
         if run(scratch, "scripts/rule_table.py", "--check").returncode == 0:
             problems.append("rule_table.py --check accepts a live rule with a retired ID")
     for problem in problems:

@@ -82,7 +82,7 @@ TEST(ConfigFilter, CommandLineSelectReplacesTheConfigs) {
   ASSERT_TRUE(build_rule_filter(config, {}, registry, from_config, error));
   EXPECT_FALSE(from_config.enabled("PT306"));
   RuleFilter from_cli;
-  ASSERT_TRUE(build_rule_filter(config, {{"PT3"}, {}}, registry, from_cli, error));
+  ASSERT_TRUE(build_rule_filter(config, {{"PT3"}, {}, {}}, registry, from_cli, error));
   EXPECT_TRUE(from_cli.enabled("PT306"));
   EXPECT_FALSE(from_cli.enabled("PT204"));
   config.select = std::vector<std::string>{};
@@ -90,7 +90,7 @@ TEST(ConfigFilter, CommandLineSelectReplacesTheConfigs) {
   ASSERT_TRUE(build_rule_filter(config, {}, registry, none, error));
   EXPECT_FALSE(none.enabled("PT204"));
   RuleFilter bad;
-  EXPECT_FALSE(build_rule_filter(Config{}, {{}, {"state-is-usd"}}, registry, bad, error));
+  EXPECT_FALSE(build_rule_filter(Config{}, {{}, {"state-is-usd"}, {}}, registry, bad, error));
   EXPECT_NE(error.find("did you mean 'state-is-used'?"), std::string::npos) << error;
 }
 
