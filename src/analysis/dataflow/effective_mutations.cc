@@ -87,7 +87,12 @@ std::vector<InPlaceWrite> op_writes(const ProgramIndex& index, NodeOps& ops, Val
       continue;
     }
     if (!ops.facts(n).may_write) continue;
-    const opschema::OpSchema* schema = ops.schema(n);
+    // A copy: `record` traces aliases, which may resolve other nodes' ops and grow the table
+    // `ops.schema(n)` points into (a use-after-free under ASan otherwise).
+    const opschema::OpSchema* found = ops.schema(n);
+    if (found == nullptr) continue;
+    const opschema::OpSchema schema_copy = *found;
+    const opschema::OpSchema* schema = &schema_copy;
     const ir::Node& node = graph.nodes(n);
     auto record = [&](std::string_view argument) {
       for (const ir::NamedArgument& input : node.inputs()) {
