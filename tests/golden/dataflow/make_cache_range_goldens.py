@@ -9,14 +9,13 @@ range of u0 and the runtime assertions each case says.
 
 Deterministic: run it again and `git diff` shows nothing."""
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from textproto_builders import F32, I64, tv  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F32, I64 = 7, 5
 
-
-def tv(name, dtype, *sizes):
-    s = "".join(f" sizes {{ as_int: {n} }}" for n in sizes)
-    return f'      tensor_values {{ key: "{name}" value {{ dtype: {dtype}{s} device {{ type: "cpu" }} }} }}\n'
 
 
 def node(target, name, inputs, outputs):

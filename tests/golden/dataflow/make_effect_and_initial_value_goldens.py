@@ -10,28 +10,14 @@ written-state-needs-initial-value: buffers written the ways models write them, i
 
 Deterministic: run it again and `git diff` shows nothing."""
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from textproto_builders import F32, I64, arg, tv  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F32, I64 = 7, 5
 
 
-def tv(name, dtype, *sizes):
-    s = "".join(f" sizes {{ as_int: {n} }}" for n in sizes)
-    return f'      tensor_values {{ key: "{name}" value {{ dtype: {dtype}{s} device {{ type: "cpu" }} }} }}\n'
-
-
-def arg(v):
-    if isinstance(v, bool):
-        return f"as_bool: {'true' if v else 'false'}"
-    if isinstance(v, int):
-        return f"as_int: {v}"
-    if isinstance(v, float):
-        return f"as_float: {v}"
-    if v.startswith("op:"):
-        return f'as_operator: "{v[3:]}"'
-    if v.startswith("str:"):
-        return f'as_string: "{v[4:]}"'
-    return f'as_tensor {{ name: "{v}" }}'
 
 
 def node(target, name, inputs, outputs):

@@ -8,24 +8,14 @@ case what a pass or a decomposition did to a clean program (the file's header sa
 
 Deterministic: run it again and `git diff` shows nothing."""
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from textproto_builders import F32, I64, arg, tv  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "norm-stats-match-training-mode")
-F32, I64 = 7, 5
 
 
-def tv(name, dtype, *sizes):
-    s = "".join(f" sizes {{ as_int: {n} }}" for n in sizes)
-    return f'      tensor_values {{ key: "{name}" value {{ dtype: {dtype}{s} device {{ type: "cpu" }} }} }}\n'
-
-
-def arg(value):
-    if isinstance(value, bool):
-        return f"as_bool: {'true' if value else 'false'}"
-    if isinstance(value, float):
-        return f"as_float: {value}"
-    if isinstance(value, int):
-        return f"as_int: {value}"
-    return f'as_tensor {{ name: "{value}" }}'
 
 
 def node(target, name, inputs, outputs):
