@@ -3,7 +3,9 @@
 // simdjson's structural index and string buffer (operator new[], sized to the document):
 // for kv_nested_256l they take ~2,000 page faults in 4 KB pages, a third of the run's
 // system time (docs/performance.md). Sanitizer builds keep their own allocator.
-#if !defined(__SANITIZE_ADDRESS__)
+#include "support/sanitizers.h"
+
+#if !defined(PT2LINT_ADDRESS_SANITIZER)
 
 #include <cstdint>
 #include <cstdlib>
@@ -13,30 +15,31 @@
 
 namespace {
 
-// Every array carries this header, so delete[] knows where its block came from. 64 bytes
-// keep the array as aligned as the block (simdjson's buffers are read with 64-byte SIMD).
-struct alignas(64) Header {
-  std::size_t block_bytes;  // 0: from malloc
-};
+// Every array starts kHeaderBytes into its block, whose first word says where the block came
+// from (its size for a huge-page block, 0 for malloc), so delete[] can give it back. 64 bytes
+// keep a huge-page array 64-byte aligned (simdjson reads its buffers with 64-byte SIMD); a
+// malloc'd array is as aligned as malloc's block, which is what new[] promises. The header is
+// a plain word, not an over-aligned struct: a malloc block is only 16-byte aligned.
+constexpr std::size_t kHeaderBytes = 64;
 constexpr std::size_t kLarge = std::size_t{2} << 20;
 
 void* allocate_array(std::size_t size) noexcept {
-  if (size > SIZE_MAX - sizeof(Header)) return nullptr;
-  const std::size_t bytes = size + sizeof(Header);
+  if (size > SIZE_MAX - kHeaderBytes) return nullptr;
+  const std::size_t bytes = size + kHeaderBytes;
   void* block = bytes >= kLarge ? pt2lint::allocate_large_block(bytes) : std::malloc(bytes);
   if (block == nullptr) return nullptr;
-  auto* header = static_cast<Header*>(block);
-  header->block_bytes = bytes >= kLarge ? bytes : 0;
-  return header + 1;
+  *static_cast<std::size_t*>(block) = bytes >= kLarge ? bytes : 0;
+  return static_cast<char*>(block) + kHeaderBytes;
 }
 
 void free_array(void* array) noexcept {
   if (array == nullptr) return;
-  Header* header = static_cast<Header*>(array) - 1;
-  if (header->block_bytes != 0) {
-    pt2lint::free_large_block(header, header->block_bytes);
+  void* block = static_cast<char*>(array) - kHeaderBytes;
+  const std::size_t block_bytes = *static_cast<const std::size_t*>(block);
+  if (block_bytes != 0) {
+    pt2lint::free_large_block(block, block_bytes);
   } else {
-    std::free(header);
+    std::free(block);
   }
 }
 

@@ -8,8 +8,6 @@
 namespace pt2lint::diagnosis {
 namespace {
 
-std::string_view slot_value(const OutputSlot& slot) { return argument_value_name(slot.output); }
-bool is_user(const OutputSlot& slot) { return slot.spec.has_user_output() || slot.spec.has_loss_output(); }
 
 }  // namespace
 
@@ -28,17 +26,17 @@ void Planner::drop_extra_user_outputs() {
   }
   // The extra output is a copy of an earlier one; removing either copy must give one order.
   for (int j = static_cast<int>(slots.size()) - 1; j >= 0; --j) {
-    if (!is_user(slots[j])) continue;
+    if (!slots[j].is_user()) continue;
     for (int k = j - 1; k >= 0; --k) {
-      if (!is_user(slots[k]) || slots[k].spec.SerializeAsString() != slots[j].spec.SerializeAsString())
+      if (!slots[k].is_user() || slots[k].spec.SerializeAsString() != slots[j].spec.SerializeAsString())
         continue;
       bool same_order = true;
       for (int m = k + 1; m < j; ++m)
-        if (is_user(slots[m]) && slot_value(slots[m]) != slot_value(slots[j])) same_order = false;
+        if (slots[m].is_user() && slots[m].value() != slots[j].value()) same_order = false;
       cause.output_specs.push_back(slots[j].original);
       cause.message = fmt::format("output_specs[{}] returns `{}` a second time (as output_specs[{}] "
                                   "does), one user output more than the out_spec's {} leaves",
-                                  j, slot_value(slots[j]), k, *leaves);
+                                  j, slots[j].value(), k, *leaves);
       if (same_order) {
         apply(cause, {EditOp::kRemove, j});
       } else {
@@ -103,7 +101,7 @@ bool Planner::move_user_outputs_back(RootCause& cause) {
   int users_in_front = 0, mutations_behind = 0, last_input = -1;
   bool seen_user = false;
   for (const OutputSlot& slot : slots) {
-    if (is_user(slot)) seen_user = true;
+    if (slot.is_user()) seen_user = true;
     if (!is_mutation_output(slot.spec)) continue;
     std::optional<DeclaredState> state = resolve_target(slot.spec);
     if (!state || state->input_spec < last_input) return false;
@@ -113,10 +111,10 @@ bool Planner::move_user_outputs_back(RootCause& cause) {
   int last_mutation = -1;
   for (std::size_t i = 0; i < slots.size(); ++i)
     if (is_mutation_output(slots[i].spec)) last_mutation = static_cast<int>(i);
-  for (int i = 0; i < last_mutation; ++i) users_in_front += is_user(slots[i]) ? 1 : 0;
+  for (int i = 0; i < last_mutation; ++i) users_in_front += slots[i].is_user() ? 1 : 0;
   if (mutations_behind == 0 || users_in_front >= mutations_behind) return false;
   for (int i = last_mutation - 1; i >= 0; --i) {
-    if (!is_user(slots[i])) continue;
+    if (!slots[i].is_user()) continue;
     if (slots[i].original >= 0) cause.output_specs.push_back(slots[i].original);
     apply(cause, {EditOp::kMove, i, last_mutation});
     --last_mutation;
@@ -129,7 +127,7 @@ bool Planner::move_mutations_forward(RootCause& cause) {
   for (;;) {
     int first_user = -1, late = -1;
     for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (is_user(slots[i]) && first_user < 0) first_user = static_cast<int>(i);
+      if (slots[i].is_user() && first_user < 0) first_user = static_cast<int>(i);
       if (first_user >= 0 && is_mutation_output(slots[i].spec)) {
         late = static_cast<int>(i);
         break;

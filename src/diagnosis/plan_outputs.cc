@@ -13,8 +13,6 @@
 namespace pt2lint::diagnosis {
 namespace {
 
-std::string_view slot_value(const OutputSlot& slot) { return argument_value_name(slot.output); }
-bool is_user(const OutputSlot& slot) { return slot.spec.has_user_output() || slot.spec.has_loss_output(); }
 
 std::string state_words(const DeclaredState& state) {
   return fmt::format("{} `{}`", state_kind_words(state.kind), state.target);
@@ -34,7 +32,7 @@ void Planner::plan_outputs() {
   if (!outputs_paired_) return;
   align_specs();
   for (const OutputSlot& slot : draft_.outputs)
-    if (output_spec_arg_name(slot.spec) != slot_value(slot)) return;  // still unpaired: no reading
+    if (output_spec_arg_name(slot.spec) != slot.value()) return;  // still unpaired: no reading
   if (!functional()) return;  // in-place writes are their own write-backs
   // Update origins name placeholders; each must stand for a declared state to pair by them.
   for (std::size_t p = 0; p < index_.placeholder_names().size(); ++p)
@@ -50,7 +48,7 @@ void Planner::align_specs() {
   std::vector<std::string_view> specs, values;
   for (const OutputSlot& slot : slots) {
     specs.push_back(output_spec_arg_name(slot.spec));
-    values.push_back(slot_value(slot));
+    values.push_back(slot.value());
   }
   if (specs == values) return;
   std::vector<std::string_view> sorted_specs = specs, sorted_values = values;
@@ -63,9 +61,9 @@ void Planner::align_specs() {
   for (std::size_t j = 0; j < slots.size(); ++j)
     if (specs[j] != values[j]) cause.output_specs.push_back(slots[j].original);
   for (std::size_t j = 0; j < slots.size(); ++j) {
-    if (output_spec_arg_name(slots[j].spec) == slot_value(slots[j])) continue;
+    if (output_spec_arg_name(slots[j].spec) == slots[j].value()) continue;
     for (std::size_t k = j + 1; k < slots.size(); ++k) {
-      if (output_spec_arg_name(slots[k].spec) != slot_value(slots[j])) continue;
+      if (output_spec_arg_name(slots[k].spec) != slots[j].value()) continue;
       apply(cause, {EditOp::kMoveSpec, static_cast<int>(k), static_cast<int>(j)});
       break;
     }
@@ -85,7 +83,7 @@ void Planner::pair_write_backs() {
   std::vector<int> wrong;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     if (!is_mutation_output(slots[i].spec)) continue;
-    const ValueFact& fact = facts_.fact(slot_value(slots[i]));
+    const ValueFact& fact = facts_.fact(slots[i].value());
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     if (fact.origin == Origin::kUpdate && named && named->placeholder == fact.placeholder &&
         !written.contains(fact.placeholder))
@@ -99,7 +97,7 @@ void Planner::pair_write_backs() {
   std::vector<int> to_user, duplicates, untouched, fresh;
   RootCause undefined{"undefined-write-back-value"}, unprovable{"unprovable-pairing"};
   for (int i : wrong) {
-    const std::string value(slot_value(slots[i]));
+    const std::string value(slots[i].value());
     const ValueFact& fact = facts_.fact(value);
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     const std::string written_name(output_spec_target(slots[i].spec));
@@ -109,7 +107,7 @@ void Planner::pair_write_backs() {
       auto other = written.find(fact.placeholder);
       if (!meant || mutation_spec_kind(meant->kind).empty()) {
         unprovable.notes.push_back(facts_.describe(value) + ", which has no write-back kind");
-      } else if (other != written.end() && slot_value(slots[other->second]) == value) {
+      } else if (other != written.end() && slots[other->second].value() == value) {
         duplicates.push_back(i);
       } else if (other != written.end() || facts_.final_update(fact.placeholder) != value) {
         unprovable.notes.push_back(fmt::format(
@@ -125,7 +123,7 @@ void Planner::pair_write_backs() {
                !written.contains(named->placeholder) &&
                !facts_.final_update(named->placeholder).empty() &&
                std::none_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
-                 return slot_value(s) == facts_.final_update(named->placeholder);
+                 return s.value() == facts_.final_update(named->placeholder);
                })) {
       const std::string update(facts_.final_update(named->placeholder));
       written[named->placeholder] = i;
@@ -155,7 +153,7 @@ void Planner::pair_write_backs() {
       return (r.named && r.named->placeholder == named.placeholder) || r.meant.placeholder == named.placeholder;
     });
     if (claimed || moved)
-      unprovable.notes.push_back(facts_.describe(slot_value(slots[i])) + fmt::format(
+      unprovable.notes.push_back(facts_.describe(slots[i].value()) + fmt::format(
           ", and {} is also written or named by another output", state_words(named)));
     else
       written[named.placeholder] = i;
@@ -168,12 +166,12 @@ void Planner::pair_write_backs() {
   for (int i : fresh) {
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     if (!named) {
-      unprovable.notes.push_back(facts_.describe(slot_value(slots[i])) +
+      unprovable.notes.push_back(facts_.describe(slots[i].value()) +
                                  ", and its target names no declared state: which state it writes cannot be told");
       continue;
     }
     auto other = written.find(named->placeholder);
-    const std::string& meta = facts_.fact(slot_value(slots[i])).meta;
+    const std::string& meta = facts_.fact(slots[i].value()).meta;
     const std::string& state_meta = facts_.fact(index_.placeholder_names()[named->placeholder]).meta;
     const bool fits = meta.empty() || state_meta.empty() || meta == state_meta;
     if ((other == written.end() || other->second == i) && fits) {
@@ -186,8 +184,8 @@ void Planner::pair_write_backs() {
   // write-back (restore_lost_write_backs), so they do not count as user outputs.
   int lost_returned = 0;
   for (const OutputSlot& slot : slots) {
-    if (!is_user(slot)) continue;
-    const ValueFact& fact = facts_.fact(slot_value(slot));
+    if (!slot.is_user()) continue;
+    const ValueFact& fact = facts_.fact(slot.value());
     if (fact.origin == Origin::kUpdate && !written.contains(fact.placeholder) &&
         facts_.final_update(fact.placeholder) == fact.value)
       ++lost_returned;
@@ -248,7 +246,7 @@ void Planner::pair_write_backs() {
   RootCause pairing{"pairing"}, rename{"rename"}, duplicated{"duplicated-target"}, target{"wrong-target"};
   for (const Retarget& r : retargets) {
     const std::string kind(mutation_spec_kind(r.meant.kind));
-    const std::string value(slot_value(slots[r.slot]));
+    const std::string value(slots[r.slot].value());
     const int original = slots[r.slot].original;
     if (one_pattern) {
       rename.output_specs.push_back(original);
@@ -274,7 +272,7 @@ void Planner::pair_write_backs() {
     pairing.states.push_back(std::string(output_spec_target(slots[i].spec)));
     pairing.notes.push_back(fmt::format("output_specs[{}] is declared a write-back of `{}`, but {}: "
                                         "a user output", i, output_spec_target(slots[i].spec),
-                                        facts_.describe(slot_value(slots[i]))));
+                                        facts_.describe(slots[i].value())));
     apply(pairing, {EditOp::kRetarget, i, -1, "user_output"});
   }
   if (!rename.edits.empty()) {
@@ -310,7 +308,7 @@ void Planner::pair_write_backs() {
     pairing.kind = "user-output-as-write-back";
     pairing.message = fmt::format("output_specs[{}] declares a user output, `{}`, as a write-back of "
                                   "`{}`, which another output already writes back", to_user[0],
-                                  slot_value(slots[to_user[0]]), pairing.states.front());
+                                  slots[to_user[0]].value(), pairing.states.front());
     pairing.rule_ids = {"PT210"};
     add_cause(std::move(pairing));
   } else if (!pairing.edits.empty()) {
@@ -330,7 +328,7 @@ void Planner::pair_write_backs() {
     RootCause dup{"duplicated-write-back"};
     dup.output_specs.push_back(slots[*it].original);
     dup.states.push_back(std::string(output_spec_target(slots[*it].spec)));
-    dup.message = fmt::format("output_specs[{}] writes back `{}` a second time", *it, slot_value(slots[*it]));
+    dup.message = fmt::format("output_specs[{}] writes back `{}` a second time", *it, slots[*it].value());
     apply(dup, {EditOp::kRemove, *it});
     add_cause(std::move(dup));
   }
@@ -360,7 +358,7 @@ void Planner::restore_lost_write_backs() {
     if (has_write_back) continue;
     Lost entry{&state, update, {}};
     for (std::size_t i = 0; i < slots.size(); ++i)
-      if (is_user(slots[i]) && slot_value(slots[i]) == update) entry.users.push_back(static_cast<int>(i));
+      if (slots[i].is_user() && slots[i].value() == update) entry.users.push_back(static_cast<int>(i));
     lost.push_back(std::move(entry));
   }
   // The arity case: the out_spec has exactly as many leaves too few as there are lost states

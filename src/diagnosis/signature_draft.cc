@@ -55,6 +55,8 @@ ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& outpu
   return spec;
 }
 
+std::string_view OutputSlot::value() const { return argument_value_name(output); }
+
 bool read_draft(const ir::ExportedProgram& program, SignatureDraft& draft) {
   const ir::GraphSignature& signature = program.graph_module().signature();
   const ir::Graph& graph = program.graph_module().graph();

@@ -17,6 +17,10 @@ struct OutputSlot {
   ir::OutputSpec spec;
   ir::Argument output;  // graph output at the same position
   int original = -1;    // the spec's index in the program as loaded; -1 for an added one
+
+  std::string_view value() const;  // the graph output's value name, or "" for a constant
+  // A user-visible output (user output or loss), as opposed to a write-back or gradient.
+  bool is_user() const { return spec.has_user_output() || spec.has_loss_output(); }
 };
 
 struct SignatureDraft {

@@ -8,6 +8,7 @@
 #include "core/rule_catalogue.h"
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
+#include "support/sanitizers.h"
 
 namespace pt2lint {
 namespace {
@@ -180,7 +181,7 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
   result.findings = collected.take();
   diagnosis::group_findings(result);
   if (observer) observer(loaded.programs, result);
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(PT2LINT_ADDRESS_SANITIZER)
   if (disposal == IrDisposal::kLeaveToExit) (void)loaded.arena.release();
 #endif
   return result;

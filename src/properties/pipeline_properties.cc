@@ -54,9 +54,8 @@ constexpr std::string_view kModelledHigherOrder[] = {
     "triton_kernel_wrapper_functional", "with_effects", "out_dtype", "run_and_save_rng_state", "run_with_rng_state"};
 
 bool outside_schema_table(std::string_view target, bool functional_dialect) {
-  constexpr std::string_view kHop = "torch.ops.higher_order.";
-  if (target.starts_with(kHop)) {
-    const std::string_view op = target.substr(kHop.size());
+  if (target.starts_with(kHigherOrderPrefix)) {
+    const std::string_view op = target.substr(kHigherOrderPrefix.size());
     return std::find(std::begin(kModelledHigherOrder), std::end(kModelledHigherOrder), op) ==
            std::end(kModelledHigherOrder);
   }

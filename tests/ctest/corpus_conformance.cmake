@@ -45,7 +45,7 @@ function(add_corpus_conformance_test name only_rules expected_total min_reason)
     COMMAND sh -c "if [ ! -f \"$0/labels.jsonl\" ]; then echo \"${name}: skipped: no corpus at $0 (configure with -DPT2LINT_CORPUS_DIR=...)\"; exit 77; fi; exec \"$1\" -DPYTHON=\"$2\" -DCORPUS=\"$0\" -DPT2LINT=\"$3\" -DONLY_RULES=\"$5\" -DEXPECTED_TOTAL=$6 -DMIN_REASON=$7 -P \"$4\""
             ${PT2LINT_CORPUS_DIR} ${CMAKE_COMMAND} ${Python3_EXECUTABLE} $<TARGET_FILE:pt2lint>
             ${CMAKE_CURRENT_FUNCTION_LIST_FILE} "${only_rules}" ${expected_total} ${min_reason})
-  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS corpus)
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "corpus;whole-corpus")
 endfunction()
 
 add_corpus_conformance_test(corpus_conformance "" 131 127)

@@ -11,7 +11,7 @@ set_tests_properties(fix_diagnosis_goldens PROPERTIES TIMEOUT 120)
 add_test(NAME fix_corpus
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_acceptance.py
                  $<TARGET_FILE:pt2lint> ${PT2LINT_CORPUS_DIR} ${CMAKE_CURRENT_BINARY_DIR}/fix_corpus)
-set_tests_properties(fix_corpus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+set_tests_properties(fix_corpus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS whole-corpus)
 
 add_test(NAME fix_goldens_repaired
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_goldens.py
@@ -41,4 +41,4 @@ add_test(NAME fix_passes
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_passes.py
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_passes
                  ${_fix_pass_sources} ${_fix_device_sources})
-set_tests_properties(fix_passes PROPERTIES TIMEOUT 300)
+set_tests_properties(fix_passes PROPERTIES TIMEOUT 300 LABELS whole-corpus)

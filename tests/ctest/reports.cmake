@@ -15,6 +15,7 @@ add_test(NAME reports_baseline_fails_only_on_new_file
           $<TARGET_FILE:pt2lint> ${PT2LINT_CORPUS_DIR} ${PT2LINT_REPORT_WORK}/baseline)
 set_tests_properties(reports_schemas_corpus reports_sarif_fingerprints_stable
                      reports_baseline_fails_only_on_new_file PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(reports_schemas_corpus PROPERTIES LABELS whole-corpus)
 
 add_test(NAME reports_golden_cli
   COMMAND ${Python3_EXECUTABLE} ${PT2LINT_REPORT_TESTS}/cli_golden.py $<TARGET_FILE:pt2lint>)

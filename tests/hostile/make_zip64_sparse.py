@@ -70,6 +70,8 @@ def write(corpus, out_path):
     with zipfile.ZipFile(source) as z:
         entries = [(i.filename, z.read(i.filename)) for i in z.infolist()]
     directory = []
+    # Tests run in any order: the work folder may not exist yet.
+    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     with open(out_path, "wb") as f:
         for name, data in entries:
             big = name.endswith("data/weights/weight_0")

@@ -13,6 +13,7 @@
 #include "analysis/dataflow/program_dataflow.h"
 #include "analysis/program_index.h"
 #include "io/readers/load_file.h"
+#include "test_paths.h"
 
 namespace pt2lint {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using TargetSet = std::set<std::pair<std::string, std::string>>;  // (kind, target)
 
-const fs::path kCorpus = PT2LINT_CORPUS_DIR;
+using test_paths::kCorpus;
 
 std::map<std::string, ir::Program> load_programs(const fs::path& path) {
   LoadedFile loaded;

@@ -9,7 +9,7 @@
 namespace pt2lint {
 namespace {
 
-ir::Program parse(const std::string& text) {
+ir::Program parse_program(const std::string& text) {
   ir::Program program;
   if (!google::protobuf::TextFormat::ParseFromString(text, &program)) throw std::runtime_error("bad textproto");
   return program;
@@ -44,7 +44,7 @@ struct Traced {
   ir::Program program;
   ProgramIndex index;
   dataflow::ProgramDataflow flow;
-  explicit Traced(const std::string& text) : program(parse(text)), index(program), flow(index) {}
+  explicit Traced(const std::string& text) : program(parse_program(text)), index(program), flow(index) {}
   std::string_view origin(std::string_view value) {
     const dataflow::Trace& t = flow.tracer().update_origin(value);
     return t.placeholder < 0 || !t.updated ? "" : index.placeholder_names()[t.placeholder];

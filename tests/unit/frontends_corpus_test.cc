@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontends_test_support.h"
+#include "test_paths.h"
 
 namespace pt2lint {
 namespace {
@@ -15,7 +16,7 @@ namespace fs = std::filesystem;
 using testing_support::Loaded;
 using testing_support::load_path;
 
-const fs::path kCorpus = PT2LINT_CORPUS_DIR;
+using test_paths::kCorpus;
 
 #define REQUIRE_CORPUS()                                                      \
   if (!fs::exists(kCorpus / "base")) GTEST_SKIP() << "no corpus at " << kCorpus

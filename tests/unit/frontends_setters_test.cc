@@ -17,6 +17,7 @@
 #include "io/readers/zip_archive.h"
 #include "program.pb.h"
 #include "core/diagnostic_sink.h"
+#include "test_paths.h"
 
 namespace pt2lint {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace pb = google::protobuf;
 
-const fs::path kCorpus = PT2LINT_CORPUS_DIR;
+using test_paths::kCorpus;
 
 TEST(FrontendsSetters, EveryEntryMatchesOneFieldOfItsType) {
   const pb::FileDescriptor* file = ir::Program::descriptor()->file();

@@ -36,7 +36,7 @@ RunReport one_finding(std::string picture) {
   return report;
 }
 
-std::string render(std::string_view format, const RunReport& report, std::string docs_url = "") {
+std::string render_with_docs_url(std::string_view format, const RunReport& report, std::string docs_url = "") {
   RuleRegistry registry;
   registry.add_reported_elsewhere(kTarget);
   RenderOptions options;
@@ -50,12 +50,12 @@ std::string render(std::string_view format, const RunReport& report, std::string
 TEST(DocsUrl, UnsetLeavesEveryRuleLinkOut) {
   RunReport report = one_finding("");
   for (std::string_view format : {"sarif", "rdjson", "markdown", "html"}) {
-    std::string text = render(format, report);
+    std::string text = render_with_docs_url(format, report);
     EXPECT_EQ(text.find("github.com/pt2lint"), std::string::npos) << format;
     EXPECT_EQ(text.find("mutation-target-resolves.md"), std::string::npos) << format;
   }
-  EXPECT_EQ(render("sarif", report).find("helpUri"), std::string::npos);
-  EXPECT_EQ(render("sarif", report).find("informationUri"), std::string::npos);
+  EXPECT_EQ(render_with_docs_url("sarif", report).find("helpUri"), std::string::npos);
+  EXPECT_EQ(render_with_docs_url("sarif", report).find("informationUri"), std::string::npos);
 }
 
 TEST(DocsUrl, SetLinksEachRuleToItsPage) {
@@ -63,10 +63,10 @@ TEST(DocsUrl, SetLinksEachRuleToItsPage) {
   // Only http and https docs URLs are links (issue 24: no javascript: or relative tricks).
   const std::string base = "https://example.org/docs/rules/";
   const std::string page = base + "mutation-target-resolves.md";
-  EXPECT_NE(render("sarif", report, base).find("\"helpUri\": \"" + page + "\""), std::string::npos);
-  EXPECT_NE(render("rdjson", report, base).find("\"url\": \"" + page + "\""), std::string::npos);
-  EXPECT_NE(render("markdown", report, base).find("](" + page + ")"), std::string::npos);
-  EXPECT_NE(render("html", report, base).find("href=\"" + page + "\""), std::string::npos);
+  EXPECT_NE(render_with_docs_url("sarif", report, base).find("\"helpUri\": \"" + page + "\""), std::string::npos);
+  EXPECT_NE(render_with_docs_url("rdjson", report, base).find("\"url\": \"" + page + "\""), std::string::npos);
+  EXPECT_NE(render_with_docs_url("markdown", report, base).find("](" + page + ")"), std::string::npos);
+  EXPECT_NE(render_with_docs_url("html", report, base).find("href=\"" + page + "\""), std::string::npos);
 }
 
 TEST(DocsUrl, ConfigKeyIsReadAndEndsInASlash) {
@@ -83,7 +83,7 @@ TEST(DocsUrl, ConfigKeyIsReadAndEndsInASlash) {
 }
 
 TEST(HtmlReport, IsSelfContainedEscapedAndShowsEachFindingWithItsPicture) {
-  std::string html = render("html", one_finding("<svg class=\"contract\"><g class=\"box\"></g></svg>"));
+  std::string html = render_with_docs_url("html", one_finding("<svg class=\"contract\"><g class=\"box\"></g></svg>"));
   // No network: nothing is fetched, no script or style comes from elsewhere.
   EXPECT_EQ(html.find("src="), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
@@ -102,11 +102,11 @@ TEST(HtmlReport, IsSelfContainedEscapedAndShowsEachFindingWithItsPicture) {
 }
 
 TEST(MarkdownReport, EmbedsTheMermaidPictureOfEachFinding) {
-  std::string markdown = render("markdown", one_finding("```mermaid\nflowchart TD\n  o0 ==> m0\n```\n"));
+  std::string markdown = render_with_docs_url("markdown", one_finding("```mermaid\nflowchart TD\n  o0 ==> m0\n```\n"));
   EXPECT_NE(markdown.find("### Pictures"), std::string::npos);
   EXPECT_NE(markdown.find("```mermaid\nflowchart TD"), std::string::npos);
   EXPECT_NE(markdown.find("(finding 1)"), std::string::npos);
-  EXPECT_EQ(render("markdown", one_finding("")).find("### Pictures"), std::string::npos);
+  EXPECT_EQ(render_with_docs_url("markdown", one_finding("")).find("### Pictures"), std::string::npos);
 }
 
 TEST(PictureWriters, WrongEdgeIsRedBoldAndLabelledInEveryLanguage) {

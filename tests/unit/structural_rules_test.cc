@@ -71,7 +71,7 @@ constexpr const char* kCounter = R"pb(
   constants { present: true }
 )pb";
 
-ir::Program parse(const std::string& text) {
+ir::Program parse_program(const std::string& text) {
   ir::Program program;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &program));
   return program;
@@ -113,13 +113,13 @@ std::string dump(const std::vector<Finding>& findings) {
 }
 
 TEST(StructuralRules, CleanProgramHasNoFindings) {
-  std::vector<Finding> findings = run_rules(parse(kCounter));
+  std::vector<Finding> findings = run_rules(parse_program(kCounter));
   EXPECT_TRUE(findings.empty()) << dump(findings);
 }
 
 TEST(StructuralRules, PartiallyFilledIrDoesNotCrash) {
   run_rules(ir::Program());
-  ir::Program program = parse(R"pb(
+  ir::Program program = parse_program(R"pb(
     program { graph_module {
       graph { inputs {} outputs {} nodes { outputs {} inputs { arg { as_graph {} } } } }
       signature { input_specs {} output_specs {} output_specs { buffer_mutation {} } }
@@ -132,7 +132,7 @@ TEST(StructuralRules, PartiallyFilledIrDoesNotCrash) {
 }
 
 TEST(MutationTargetResolves, LiftedNameSuggestsTheFqn) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   signature_of(program).mutable_output_specs(0)->mutable_buffer_mutation()->set_buffer_name(
       "lifted_buf_stats_count");
   std::vector<Finding> findings = run_rules(program, "mutation-target-resolves");
@@ -143,7 +143,7 @@ TEST(MutationTargetResolves, LiftedNameSuggestsTheFqn) {
 }
 
 TEST(MutationTargetResolves, PlaceholderNameSuggestsTheFqn) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   signature_of(program).mutable_output_specs(0)->mutable_buffer_mutation()->set_buffer_name(
       "b_stats_count");
   std::vector<Finding> findings = run_rules(program, "mutation-target-resolves");
@@ -152,7 +152,7 @@ TEST(MutationTargetResolves, PlaceholderNameSuggestsTheFqn) {
 }
 
 TEST(MutationTargetResolves, ParameterNamedWhereABufferWasMeant) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   signature_of(program).mutable_output_specs(0)->mutable_buffer_mutation()->set_buffer_name(
       "lin.weight");
   std::vector<Finding> findings = run_rules(program, "mutation-target-resolves");
@@ -163,7 +163,7 @@ TEST(MutationTargetResolves, ParameterNamedWhereABufferWasMeant) {
 }
 
 TEST(MutationTargetResolves, BufferSpecRewrittenAsParameter) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   ir::InputSpec& spec = *signature_of(program).mutable_input_specs(1);
   spec.mutable_parameter()->mutable_arg()->set_name("b_stats_count");
   spec.mutable_parameter()->set_parameter_name("stats.count");
@@ -176,7 +176,7 @@ TEST(MutationTargetResolves, BufferSpecRewrittenAsParameter) {
 }
 
 TEST(MutationTargetResolves, UserInputMutationNamesAPlaceholder) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   ir::OutputSpec& spec = *signature_of(program).mutable_output_specs(0);
   spec.mutable_user_input_mutation()->mutable_arg()->set_name("add");
   spec.mutable_user_input_mutation()->set_user_input_name("x");
@@ -188,7 +188,7 @@ TEST(MutationTargetResolves, UserInputMutationNamesAPlaceholder) {
 }
 
 TEST(OutputSpecsMatchGraphOutputs, RotationIsNamed) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   auto* specs = signature_of(program).mutable_output_specs();
   std::rotate(specs->begin(), specs->begin() + 1, specs->end());
   std::vector<Finding> findings = run_rules(program, "output-specs-match-graph-outputs");
@@ -200,7 +200,7 @@ TEST(OutputSpecsMatchGraphOutputs, RotationIsNamed) {
 }
 
 TEST(MutationsBeforeUserOutputs, ExplainsTorchsMisleadingMessage) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   auto* specs = signature_of(program).mutable_output_specs();
   std::rotate(specs->begin(), specs->begin() + 1, specs->end());
   auto* outputs = graph_of(program).mutable_outputs();
@@ -214,7 +214,7 @@ TEST(MutationsBeforeUserOutputs, ExplainsTorchsMisleadingMessage) {
 }
 
 TEST(OneMutationPerBuffer, ReportsBothIndicesAndTheOrphanedBuffer) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   // A second buffer whose update is wrongly declared as another write of stats.count.
   ir::Graph& graph = graph_of(program);
   graph.add_inputs()->mutable_as_tensor()->set_name("b_stats_total");
@@ -240,7 +240,7 @@ TEST(OneMutationPerBuffer, ReportsBothIndicesAndTheOrphanedBuffer) {
 }
 
 TEST(StateDictMismatch, MissingAndShortRecords) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   program.mutable_weights()->mutable_records(0)->set_size(12);
   program.mutable_weights()->mutable_records()->RemoveLast();
   std::vector<Finding> findings = run_rules(program, "state-dict-mismatch");
@@ -252,7 +252,7 @@ TEST(StateDictMismatch, MissingAndShortRecords) {
 }
 
 TEST(StateDictMismatch, PlacementOfStateKinds) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   signature_of(program).mutable_input_specs(1)->mutable_buffer()->set_persistent(false);
   ir::PayloadMetaEntry* extra = program.mutable_weights()->mutable_config()->add_config();
   extra->set_key("stale.weight");
@@ -268,7 +268,7 @@ TEST(StateDictMismatch, PlacementOfStateKinds) {
 // Tied weights exported with strict=True: one input spec lifts `lin.weight`, and the weights
 // config also lists `head.weight` on the same record. That entry is the lifted tensor.
 TEST(StateDictMismatch, TiedEntryOnTheRecordOfLiftedStateIsAccepted) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   ir::PayloadMetaEntry* tied = program.mutable_weights()->mutable_config()->add_config();
   tied->set_key("head.weight");
   tied->mutable_value()->set_path_name("weight_0");
@@ -277,7 +277,7 @@ TEST(StateDictMismatch, TiedEntryOnTheRecordOfLiftedStateIsAccepted) {
 }
 
 TEST(StateDictMismatch, SkippedStateGivesOneNoteOnlyForLegacyZips) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   program.clear_weights();
   program.clear_constants();
   program.set_layout(ir::LAYOUT_LEGACY_ZIP);
@@ -289,7 +289,7 @@ TEST(StateDictMismatch, SkippedStateGivesOneNoteOnlyForLegacyZips) {
 }
 
 TEST(ValueRules, SubgraphsAreTheirOwnScope) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   ir::Node& cond = *graph_of(program).add_nodes();
   cond.set_target("torch.ops.higher_order.cond");
   cond.set_name("cond");
@@ -319,7 +319,7 @@ TEST(ValueRules, SubgraphsAreTheirOwnScope) {
 }
 
 TEST(ValueRules, UseBeforeDefinitionAndDuplicates) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   auto* nodes = graph_of(program).mutable_nodes();
   std::swap(*nodes->Mutable(0), *nodes->Mutable(1));
   std::vector<Finding> findings = run_rules(program, "value-defined-before-use");
@@ -327,7 +327,7 @@ TEST(ValueRules, UseBeforeDefinitionAndDuplicates) {
   EXPECT_NE(findings[0].message.find("before node `add` (position 1) defines it"),
             std::string::npos);
 
-  program = parse(kCounter);
+  program = parse_program(kCounter);
   nodes = graph_of(program).mutable_nodes();
   nodes->Mutable(1)->mutable_outputs(0)->mutable_as_tensor()->set_name("add");
   findings = run_rules(program, "value-names-unique");
@@ -337,7 +337,7 @@ TEST(ValueRules, UseBeforeDefinitionAndDuplicates) {
 }
 
 TEST(ValueRules, MissingMetadataIsListedThenSummed) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   graph_of(program).clear_tensor_values();
   std::vector<Finding> findings = run_rules(program, "value-has-metadata");
   EXPECT_EQ(findings.size(), 5u) << dump(findings);
@@ -352,7 +352,7 @@ TEST(ValueRules, MissingMetadataIsListedThenSummed) {
 }
 
 TEST(OutputArity, CountsUserOutputsAgainstOutSpec) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   ir::ModuleCallEntry& root =
       *program.mutable_program()->mutable_graph_module()->mutable_module_call_graph(0);
   root.mutable_signature()->set_out_spec(
@@ -373,7 +373,7 @@ TEST(OutputArity, CountsUserOutputsAgainstOutSpec) {
 }
 
 TEST(InputSpecsMatchPlaceholders, ListsBothSidesWithDidYouMean) {
-  ir::Program program = parse(kCounter);
+  ir::Program program = parse_program(kCounter);
   signature_of(program).mutable_input_specs(2)->mutable_user_input()->mutable_arg()
       ->mutable_as_tensor()->set_name("x_renamed");
   std::vector<Finding> findings = run_rules(program, "input-specs-match-placeholders");
@@ -382,7 +382,7 @@ TEST(InputSpecsMatchPlaceholders, ListsBothSidesWithDidYouMean) {
   EXPECT_TRUE(any_note_contains(findings[0], "did you mean `x`?")) << dump(findings);
   EXPECT_EQ(findings[1].location.value, "x");
 
-  program = parse(kCounter);
+  program = parse_program(kCounter);
   signature_of(program).mutable_input_specs()->DeleteSubrange(1, 1);
   findings = run_rules(program, "input-specs-match-placeholders");
   ASSERT_EQ(findings.size(), 1u) << dump(findings);

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "analysis/opschema/schema_catalog.h"
+#include "core/ir/ir_accessors.h"
 
 namespace pt2lint::dataflow {
 namespace {
@@ -11,12 +12,6 @@ namespace {
 constexpr std::string_view kV1 = "torch.ops.higher_order.auto_functionalized";
 constexpr std::string_view kV2 = "torch.ops.higher_order.auto_functionalized_v2";
 constexpr std::string_view kBaseIndex = "_base_index";
-
-const ir::Argument* named_input(const ir::Node& node, std::string_view name) {
-  for (const ir::NamedArgument& input : node.inputs())
-    if (input.name() == name) return &input.arg();
-  return nullptr;
-}
 
 // Tensor output names in order; a list output contributes each element.
 void output_tensors(const ir::Argument& out, std::vector<std::string_view>& names) {

@@ -13,7 +13,6 @@
 namespace pt2lint::dataflow {
 namespace {
 
-constexpr std::string_view kHigherOrder = "torch.ops.higher_order.";
 // Nesting of lists and dicts followed inside one argument; deeper is a hostile file, and its
 // tensors are still reported (as "the argument") by the caller's conservative fallback.
 constexpr int kMaxArgumentDepth = 16;
@@ -66,8 +65,8 @@ std::vector<std::string_view> node_tensor_values(const ir::Node& node) {
 }
 
 bool is_modelled_higher_order_op(std::string_view target) {
-  if (!target.starts_with(kHigherOrder)) return false;
-  const std::string_view op = target.substr(kHigherOrder.size());
+  if (!target.starts_with(kHigherOrderPrefix)) return false;
+  const std::string_view op = target.substr(kHigherOrderPrefix.size());
   for (std::string_view known : kModelled)
     if (op == known) return true;
   return false;
@@ -88,8 +87,8 @@ std::string unknown_effects(const ProgramIndex& index, NodeOps& ops, int node, D
     if (declared_triton_writes(launch, index.op_schemas()).has_value()) return "";
     return "which launches a user Triton kernel whose written arguments are not declared";
   }
-  if (target.starts_with(kHigherOrder)) {
-    const std::string_view op = target.substr(kHigherOrder.size());
+  if (target.starts_with(kHigherOrderPrefix)) {
+    const std::string_view op = target.substr(kHigherOrderPrefix.size());
     if (is_known_subgraph_op(op) || is_modelled_higher_order_op(target)) return "";
     return fmt::format("a higher-order op (`{}`) pt2lint does not model", op);
   }

@@ -14,6 +14,7 @@
 #include "analysis/opschema/op_schema.h"
 #include "analysis/opschema/undeclared_writes.h"
 #include "analysis/program_index.h"
+#include "core/ir/ir_accessors.h"
 
 namespace pt2lint::dataflow {
 namespace {
@@ -21,7 +22,6 @@ namespace {
 // Nesting pt2lint follows (cond in while_loop in ...); deeper writes are undecidable, which
 // keeps a hostile file from exhausting the stack.
 constexpr int kMaxDepth = 32;
-constexpr std::string_view kHigherOrder = "torch.ops.higher_order.";
 
 // The values one operand contributes to a subgraph's inputs, flattened the way the op
 // flattens its operands: a tensor list gives one input per element; anything that is not a
@@ -180,8 +180,8 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth, const OpKnowledge& 
   }
   // An op whose effects pt2lint does not know may write whatever input reaches it.
   for (int n = 0; n < index.graph().nodes_size(); ++n) {
-    if (index.graph().nodes(n).target().starts_with(kHigherOrder) &&
-        is_known_subgraph_op(index.graph().nodes(n).target().substr(kHigherOrder.size())))
+    if (index.graph().nodes(n).target().starts_with(kHigherOrderPrefix) &&
+        is_known_subgraph_op(index.graph().nodes(n).target().substr(kHigherOrderPrefix.size())))
       continue;  // its subgraphs are followed below
     const std::string why = unknown_effects(index, ops, n, dialect);
     if (why.empty()) continue;
@@ -215,9 +215,9 @@ bool is_known_subgraph_op(std::string_view op) { return layout_of(op) != nullptr
 SubgraphCall bind_subgraph_call(const ir::Node& node) {
   SubgraphCall call;
   std::string_view target = node.target();
-  call.op = target.starts_with(kHigherOrder) ? target.substr(kHigherOrder.size()) : target;
+  call.op = target.starts_with(kHigherOrderPrefix) ? target.substr(kHigherOrderPrefix.size()) : target;
   const OpLayout* layout = layout_of(call.op);
-  call.known = layout != nullptr && target.starts_with(kHigherOrder);
+  call.known = layout != nullptr && target.starts_with(kHigherOrderPrefix);
   std::vector<int> positions;
   for (int i = 0; i < node.inputs_size(); ++i)
     if (node.inputs(i).arg().has_as_graph()) positions.push_back(i);

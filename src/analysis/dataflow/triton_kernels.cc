@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/opschema/schema_catalog.h"
+#include "core/ir/ir_accessors.h"
 
 namespace pt2lint::dataflow {
 namespace {
@@ -19,12 +20,6 @@ constexpr std::string_view kFunctionalKeywords[] = {
 bool is_functional_keyword(std::string_view name) {
   return std::find(std::begin(kFunctionalKeywords), std::end(kFunctionalKeywords), name) !=
          std::end(kFunctionalKeywords);
-}
-
-const ir::Argument* named_input(const ir::Node& node, std::string_view name) {
-  for (const ir::NamedArgument& input : node.inputs())
-    if (input.name() == name) return &input.arg();
-  return nullptr;
 }
 
 std::string_view single_tensor(const ir::Argument& arg) {

@@ -117,6 +117,12 @@ std::string_view fx_node_name(const ir::Node& node) {
   return "";
 }
 
+const ir::Argument* named_input(const ir::Node& node, std::string_view name) {
+  for (const ir::NamedArgument& input : node.inputs())
+    if (input.name() == name) return &input.arg();
+  return nullptr;
+}
+
 std::string_view input_spec_kind(const ir::InputSpec& spec) {
   using K = ir::InputSpec::KindCase;
   switch (spec.kind_case()) {

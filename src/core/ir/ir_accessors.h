@@ -25,6 +25,10 @@ std::string_view argument_value_name(const ir::Argument& argument);
 
 // The FX node name: Node.name when present, else the first value it outputs, else "".
 std::string_view fx_node_name(const ir::Node& node);
+// The argument a node passes under keyword `name`, or nullptr.
+const ir::Argument* named_input(const ir::Node& node, std::string_view name);
+// What every higher-order op's target starts with ("torch.ops.higher_order.cond", ...).
+inline constexpr std::string_view kHigherOrderPrefix = "torch.ops.higher_order.";
 
 // Accessors over the InputSpec / OutputSpec unions.
 std::string_view input_spec_kind(const ir::InputSpec& spec);    // "buffer", "user_input", ...

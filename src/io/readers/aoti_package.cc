@@ -11,10 +11,6 @@ namespace {
 
 constexpr std::string_view kAotiDir = "data/aotinductor/";
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 }  // namespace
 
 bool report_if_aoti_only(const ZipArchive& zip, const std::string& root,
@@ -27,11 +23,11 @@ bool report_if_aoti_only(const ZipArchive& zip, const std::string& root,
     if (!m.unsafe.empty()) continue;
     const std::string_view name = m.name;
     if (name == "serialized_exported_program.json") return false;
-    if (starts_with(name, models_dir) && name.size() > 5 &&
+    if (name.starts_with(models_dir) && name.size() > 5 &&
         name.substr(name.size() - 5) == ".json") {
       return false;  // an exported program is there: it is checked as usual
     }
-    if (!starts_with(name, aoti_dir)) continue;
+    if (!name.starts_with(aoti_dir)) continue;
     const std::string_view rest = name.substr(aoti_dir.size());
     const std::size_t slash = rest.find('/');
     if (slash == std::string_view::npos || slash == 0) continue;

@@ -25,20 +25,13 @@ constexpr std::string_view kConfigSuffix = "_config.json";
 // Written by pt2lint's Python package when it serializes a live program without its weights.
 constexpr std::string_view kRecordsOmittedMarker = "extra/pt2lint_records_omitted";
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Every record of one state folder, whichever program it belongs to: programs of one
 // archive share storage, and sizes come from the central directory, never the bytes.
 void collect_records(const ZipArchive& zip, const std::string& folder, ir::StateSource& state) {
   for (const auto& m : zip.members()) {
-    if (!m.unsafe.empty() || m.is_directory || !starts_with(m.name, folder)) continue;
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(folder)) continue;
     const std::string_view relative = std::string_view(m.name).substr(folder.size());
-    if (relative.empty() || ends_with(relative, kConfigSuffix)) continue;
+    if (relative.empty() || relative.ends_with(kConfigSuffix)) continue;
     auto* record = state.add_records();
     record->set_path(std::string(relative));
     record->set_size(m.size);
@@ -155,7 +148,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
   std::size_t outside = 0;
   const ZipArchive::Member* first_outside = nullptr;
   for (const auto& m : zip.members()) {
-    if (m.unsafe.empty() && !starts_with(m.name, root)) {
+    if (m.unsafe.empty() && !m.name.starts_with(root)) {
       if (outside++ == 0) first_outside = &m;
     }
   }
@@ -208,7 +201,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
 
   std::size_t models = 0;
   for (const auto& m : zip.members()) {
-    if (!m.unsafe.empty() || !starts_with(m.name, models_dir) || !ends_with(m.name, kJsonSuffix)) {
+    if (!m.unsafe.empty() || !m.name.starts_with(models_dir) || !m.name.ends_with(kJsonSuffix)) {
       continue;
     }
     const std::string_view file = std::string_view(m.name).substr(models_dir.size());

@@ -20,10 +20,6 @@ constexpr std::uint64_t kMaxNestedMembers = 100'000;
 constexpr std::uint64_t kMinStreamVersion = 1;   // kMinSupportedFileFormatVersion
 constexpr std::uint64_t kMaxStreamVersion = 10;  // kMaxSupportedFileFormatVersion
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 bool read_member(const ZipArchive& zip, const ZipArchive::Member& member, std::uint64_t cap,
                  PaddedBytes& out, LoadContext& context) {
   std::string error;
@@ -127,7 +123,7 @@ void check_model_entries(const ZipArchive& zip, std::string_view root, LoadConte
   std::size_t count = 0;
   const ZipArchive::Member* first = nullptr;
   for (const auto& m : zip.members()) {
-    if (!m.unsafe.empty() || m.is_directory || !starts_with(m.name, models)) continue;
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(models)) continue;
     const std::string_view file = std::string_view(m.name).substr(models.size());
     const bool program = file.size() > 5 && file.substr(file.size() - 5) == ".json" &&
                          file.find('/') == std::string_view::npos;
@@ -175,7 +171,7 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
 void check_extra_files(const ZipArchive& zip, std::string_view root, LoadContext& context) {
   const std::string extra = std::string(root) + "extra/";
   for (const auto& m : zip.members()) {
-    if (!m.unsafe.empty() || m.is_directory || !starts_with(m.name, extra) ||
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(extra) ||
         m.size > kMaxExtraFileBytes) {
       continue;
     }
@@ -193,7 +189,7 @@ void check_extra_files(const ZipArchive& zip, std::string_view root, LoadContext
 
 void check_json_bom(const PaddedBytes& json, std::string_view program, std::string_view member,
                        LoadContext& context) {
-  if (!starts_with(json.view(), "\xEF\xBB\xBF")) return;
+  if (!json.view().starts_with("\xEF\xBB\xBF")) return;
   context.reporter.report(
       kMalformedProgram, program,
       fmt::format("archive member '{}' starts with a UTF-8 byte-order mark; torch.export.load "
@@ -273,7 +269,7 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
   const auto pickled_records = [&](const ir::StateSource& state, std::string_view folder,
                                    std::string_view role) {
     for (const auto& entry : state.config().config()) {
-      const bool opaque = starts_with(entry.value().path_name(), "opaque_obj_");
+      const bool opaque = entry.value().path_name().starts_with("opaque_obj_");
       if (!entry.value().use_pickle() && !opaque) continue;
       if (const auto* m = zip.find(root_text + std::string(folder) + entry.value().path_name())) {
         check_pickle_member(zip, *m, name, role, context);

@@ -21,7 +21,7 @@ int placeholder_of_state(const ProgramIndex& index, std::string_view state) {
   return -1;
 }
 
-std::string quoted(std::string_view name) { return fmt::format("`{}`", name); }
+std::string in_backticks(std::string_view name) { return fmt::format("`{}`", name); }
 
 // The state a wrong target name was probably meant to be, for "did you mean".
 std::optional<std::string> near_miss_state(const ProgramIndex& index, std::string_view wrong) {
@@ -82,7 +82,7 @@ class FindingPainter {
       builder_.add_state(declared);
       builder_.mark(out, builder_.target_box(declared), EdgeKind::kWrong,
                     origin >= 0 ? fmt::format("✗ writes the update of {} here",
-                                              quoted(builder_.state_name(origin)))
+                                              in_backticks(builder_.state_name(origin)))
                                 : "✗ not the update of this state");
     }
     if (origin >= 0 && origin != declared)
@@ -107,14 +107,14 @@ class FindingPainter {
     const int expected = meant ? placeholder_of_state(index_, *meant) : -1;
     if (expected >= 0) {
       builder_.mark(out, builder_.target_box(expected), EdgeKind::kExpected,
-                    fmt::format("did you mean {}?", quoted(builder_.state_name(expected))));
+                    fmt::format("did you mean {}?", in_backticks(builder_.state_name(expected))));
       return;
     }
     // No name is near: the dataflow still says which state the value is the update of.
     const int origin = builder_.origin_of_value(output_spec_arg_name(output));
     if (origin >= 0)
       builder_.mark(out, builder_.target_box(origin), EdgeKind::kExpected,
-                    fmt::format("expected: the update of {}", quoted(builder_.state_name(origin))));
+                    fmt::format("expected: the update of {}", in_backticks(builder_.state_name(origin))));
   }
 
   // The write-back edge itself is wrong: the shape differs, or the state is written twice.
