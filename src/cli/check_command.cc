@@ -13,6 +13,7 @@
 #include "cli/rule_docs.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
+#include "core/rule_catalogue.h"
 #include "engine/run.h"
 #include "reports/graph/finding_pictures.h"
 #include "reports/renderer.h"
@@ -159,7 +160,8 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                 "the summary");
   add_op_schemas_option(*cmd, run.rules.op_schemas);
   cmd->add_flag("--unknown-ops-parameters", run.unknown_ops_parameters,
-                "also report parameters passed to ops of unknown schema (PT310)");
+                fmt::format("also report parameters passed to ops of unknown schema ({})",
+                            kUnknownOpMayWriteState.id));
   cmd->add_flag("-q,--quiet", check.quiet,
                 "print nothing in text format, no progress line; use the exit code");
   cmd->add_flag("--exit-zero", check.exit_zero,

@@ -10,6 +10,7 @@
 #include "cli/command_output.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
+#include "core/rule_catalogue.h"
 #include "engine/config/config_discovery.h"
 #include "engine/engine.h"
 #include "engine/rule_selection.h"
@@ -72,7 +73,7 @@ std::string draw(const GraphOptions& options, const std::vector<ir::Program*>& p
   // A program its loader could not read fully has no contract to draw: drawing what was read
   // would pass a guess off as the program.
   for (const Finding& finding : result.findings) {
-    if (finding.rule_id == "PT101" && finding.severity == Severity::kError &&
+    if (finding.rule_id == kMalformedProgram.id && finding.severity == Severity::kError &&
         (finding.program.empty() || finding.program == program->name()))
       return fmt::format("program '{}' could not be read: {} (`pt2lint check {}` lists every finding)",
                          program->name(), finding.message, options.path);

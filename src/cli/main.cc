@@ -9,6 +9,7 @@
 #include "cli/huge_page_heap.h"
 #include "cli/subcommand.h"
 #include "core/rule_registry.h"
+#include "rules/register_all_rules.h"
 #include "support/edit_distance.h"
 
 namespace pt2lint {

@@ -243,8 +243,8 @@ class ContractDiff {
                                   "pt2lint does not know",
                                   target, ops));
       f.state(target);
-      f.note("diff reports neither write-back-lost nor write-back-added for it, and exits 3 when nothing else "
-             "is wrong");
+      f.note(fmt::format("diff reports neither {} nor {} for it, and exits 3 when nothing else is wrong",
+                         kWriteBackLost.name, kWriteBackAdded.name));
       f.fix("pass the op's schema with --op-schemas (`pt2lint schemas --missing FILE` prints a template), or diff "
             "against the ATEN twin, from whose auto_functionalized nodes diff learns the writes");
     }

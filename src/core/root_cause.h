@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rule_info.h"
 #include "core/signature_edit.h"
 
 namespace pt2lint {
@@ -21,7 +22,9 @@ struct RootCause {
   std::vector<int> output_specs{};
   std::vector<int> input_specs{};
   std::vector<std::string> states{};
-  std::vector<std::string> rule_ids{};
+  // Catalogue entries (`&kOutputArityMatchesCallSpec`), not IDs as text: a misspelt rule
+  // then fails to compile instead of silently explaining nothing.
+  std::vector<const RuleInfo*> rules{};
 };
 
 }  // namespace pt2lint

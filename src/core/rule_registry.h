@@ -1,5 +1,5 @@
-// The rules of a run, built explicitly by register_all_rules() from the catalogue
-// (core/rule_catalogue.def); no static initialisers.
+// The rules of a run, built explicitly by register_all_rules() (rules/register_all_rules.h)
+// from the catalogue (core/rule_catalogue.def); no static initialisers.
 #pragma once
 
 #include <memory>
@@ -49,8 +49,5 @@ class RuleRegistry {
   std::vector<std::unique_ptr<Rule>> rules_;
   std::vector<Alias> aliases_;
 };
-
-// Registers every built-in rule: defined in rules/register_all_rules.cc.
-void register_all_rules(RuleRegistry& registry);
 
 }  // namespace pt2lint

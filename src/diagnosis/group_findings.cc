@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/check_result.h"
+#include "core/rule_catalogue.h"
 
 namespace pt2lint::diagnosis {
 namespace {
@@ -14,9 +15,18 @@ namespace {
 // The rules whose findings a signature root cause can explain: only errors of these are
 // ever grouped, so an unrelated warning about the same state is never folded away.
 bool signature_rule(std::string_view id) {
-  constexpr std::string_view kRules[] = {"PT201", "PT202", "PT203", "PT204", "PT205",
-                                         "PT210", "PT301", "PT302", "PT303"};
-  return std::find(std::begin(kRules), std::end(kRules), id) != std::end(kRules);
+  constexpr const RuleInfo* kRules[] = {
+      &kInputSpecsMatchPlaceholders, &kOutputSpecsMatchGraphOutputs, &kMutationsBeforeUserOutputs,
+      &kMutationTargetResolves, &kOneMutationPerBuffer, &kOutputArityMatchesCallSpec,
+      &kMutationValueDerivesFromTarget, &kMutationShapeMatchesTarget, &kBufferWriteHasWriteBack};
+  return std::any_of(std::begin(kRules), std::end(kRules),
+                     [id](const RuleInfo* rule) { return rule->id == id; });
+}
+
+// Whether `cause` names the rule `f` is a finding of.
+bool names_rule(const RootCause& cause, const Finding& f) {
+  return std::any_of(cause.rules.begin(), cause.rules.end(),
+                     [&f](const RuleInfo* rule) { return rule->id == f.rule_id; });
 }
 
 template <typename T>
@@ -31,7 +41,7 @@ bool explains(const RootCause& cause, const Finding& f) {
   return (at.output_spec && contains(cause.output_specs, *at.output_spec)) ||
          (at.input_spec && contains(cause.input_specs, *at.input_spec)) ||
          (!f.state_fqn.empty() && contains(cause.states, f.state_fqn)) ||
-         contains(cause.rule_ids, f.rule_id);
+         names_rule(cause, f);
 }
 
 std::string repair_words(const RootCause& cause) {
@@ -68,11 +78,12 @@ void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
 void fold_aliased_constant_writes(FileResult& file) {
   for (std::size_t w = 0; w < file.findings.size(); ++w) {
     Finding& aliased = file.findings[w];
-    if (aliased.rule_id != "PT308" || aliased.cause || aliased.state_fqn.empty()) continue;
+    if (aliased.rule_id != kAliasedStateWritten.id || aliased.cause || aliased.state_fqn.empty())
+      continue;
     for (std::size_t c = 0; c < file.findings.size(); ++c) {
       Finding& constant = file.findings[c];
-      if (constant.rule_id != "PT305" || constant.cause || constant.program != aliased.program ||
-          constant.state_fqn.empty())
+      if (constant.rule_id != kConstantsAreNotWritten.id || constant.cause ||
+          constant.program != aliased.program || constant.state_fqn.empty())
         continue;
       const bool same = constant.state_fqn == aliased.state_fqn ||
                         aliased.message.find("`" + constant.state_fqn + "`") != std::string::npos;
@@ -136,7 +147,7 @@ std::vector<int> members_of(const RootCause& cause, FindingIndex& index, const F
   for (int spec : cause.output_specs) look_up(index.by_output_spec, spec);
   for (int spec : cause.input_specs) look_up(index.by_input_spec, spec);
   for (const std::string& state : cause.states) look_up(index.by_state, std::string_view(state));
-  for (const std::string& rule : cause.rule_ids) look_up(index.by_rule, std::string_view(rule));
+  for (const RuleInfo* rule : cause.rules) look_up(index.by_rule, rule->id);
   for (int id : members) seen[static_cast<std::size_t>(id)] = 0;
   std::sort(members.begin(), members.end());
   return members;

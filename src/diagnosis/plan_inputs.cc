@@ -8,6 +8,7 @@
 #include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
 #include "analysis/state/name_suggestions.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 
 namespace pt2lint::diagnosis {
@@ -146,7 +147,7 @@ void Planner::reconcile_state_names() {
     RootCause cause;
     cause.input_specs.push_back(j);
     cause.states = {spec_name, entry.key};
-    cause.rule_ids = {"PT206"};
+    cause.rules = {&kStateDictMismatch};
     cause.notes.push_back(fmt::format(
         "input_specs[{}] declares `{}`, which nothing saves; the saved entry `{}` ({}) is declared by "
         "no spec", j, spec_name, entry.key, dataflow::meta_text(*entry.meta)));
@@ -224,7 +225,7 @@ void Planner::restore_written_constants() {
     cause.input_specs.push_back(static_cast<int>(j));
     cause.output_specs.push_back(draft_.outputs[write_back].original);
     cause.states.push_back(fqn);
-    cause.rule_ids = {"PT305"};
+    cause.rules = {&kConstantsAreNotWritten};
     SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, "buffer", fqn, {}, {}};
     edit.persistent = false;
     apply(cause, std::move(edit));
@@ -283,7 +284,7 @@ void Planner::restore_dropped_input() {
   cause.states.push_back(match->fqn);
   for (const OutputSlot& slot : draft_.outputs)  // write-backs that could not resolve without it
     if (output_spec_target(slot.spec) == match->fqn) cause.output_specs.push_back(slot.original);
-  cause.rule_ids = {"PT201"};
+  cause.rules = {&kInputSpecsMatchPlaceholders};
   SignatureEdit edit{EditOp::kAddInput, static_cast<int>(j), -1, match->kind, match->fqn,
                      std::string(placeholder), {}};
   if (match->kind == "buffer") edit.persistent = match->persistent;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 
 namespace pt2lint::diagnosis {
@@ -17,7 +18,7 @@ void Planner::drop_extra_user_outputs() {
   if (!leaves || users <= static_cast<int>(*leaves)) return;
   auto& slots = draft_.outputs;
   RootCause cause{"extra-user-output"};
-  cause.rule_ids = {"PT210"};
+  cause.rules = {&kOutputArityMatchesCallSpec};
   if (users != static_cast<int>(*leaves) + 1) {
     cause.message = fmt::format("the program returns {} user outputs; its out_spec has {} leaves", users, *leaves);
     cause.ambiguity = "more than one output is extra: which ones cannot be told";
@@ -71,7 +72,7 @@ void Planner::move_tokens_first() {
   cause.message = fmt::format("{} effect token output(s) sit behind other outputs: PyTorch expects the "
                               "tokens first, so each moves (spec and graph output together) to the front",
                               cause.edits.size());
-  cause.rule_ids = {"PT203"};
+  cause.rules = {&kMutationsBeforeUserOutputs};
   add_cause(std::move(cause));
 }
 
@@ -89,7 +90,7 @@ void Planner::order_layout() {
         "{} output(s) are out of place: PyTorch pairs outputs with specs by position, write-backs "
         "first, so each moves (spec and graph output together) to keep mutations before the user "
         "outputs, in input-spec order", local.edits.size());
-    local.rule_ids = {"PT203"};
+    local.rules = {&kMutationsBeforeUserOutputs};
     add_cause(std::move(local));
   }
 }

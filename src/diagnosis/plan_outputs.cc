@@ -7,6 +7,7 @@
 #include <map>
 
 #include "analysis/program_index.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 #include "diagnosis/rename_pattern.h"
 
@@ -73,7 +74,7 @@ void Planner::align_specs() {
       "another position; {} puts each spec back beside its graph output",
       cause.output_specs.size(),
       cause.edits.size() == 1 ? describe_edit(cause.edits[0]) : fmt::format("{} moves", cause.edits.size()));
-  cause.rule_ids = {"PT202"};
+  cause.rules = {&kOutputSpecsMatchGraphOutputs};
   add_cause(std::move(cause));
 }
 
@@ -309,7 +310,7 @@ void Planner::pair_write_backs() {
     pairing.message = fmt::format("output_specs[{}] declares a user output, `{}`, as a write-back of "
                                   "`{}`, which another output already writes back", to_user[0],
                                   slots[to_user[0]].value(), pairing.states.front());
-    pairing.rule_ids = {"PT210"};
+    pairing.rules = {&kOutputArityMatchesCallSpec};
     add_cause(std::move(pairing));
   } else if (!pairing.edits.empty()) {
     const bool swap = pairing.edits.size() == 2 && to_user.empty();
@@ -320,7 +321,8 @@ void Planner::pair_write_backs() {
              : fmt::format("output values are paired with the wrong write-back targets (as a pass "
                            "that pairs copy-backs by position leaves them); {} position(s) change "
                            "role, matched by update origin, shape and dtype", pairing.edits.size());
-    if (!to_user.empty()) pairing.rule_ids = {"PT203", "PT210"};
+    if (!to_user.empty())
+      pairing.rules = {&kMutationsBeforeUserOutputs, &kOutputArityMatchesCallSpec};
     add_cause(std::move(pairing));
   }
   // Last, from the back: removals shift the positions after them.
@@ -382,7 +384,7 @@ void Planner::restore_lost_write_backs() {
       apply(cause, {EditOp::kRetarget, users[0], -1, kind, state.target});
       if (pairing == nullptr) {
         local.message = fmt::format("the write-back of {} is declared a user output", state_words(state));
-        local.rule_ids = {"PT210"};
+        local.rules = {&kOutputArityMatchesCallSpec};
         add_cause(std::move(local));
       }
     } else if (users.empty() || surplus == 0) {

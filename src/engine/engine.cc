@@ -148,7 +148,7 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
    public:
     explicit LoadWatch(DiagnosticSink& next) : next_(next) {}
     void report(Finding finding) override {
-      if (finding.severity == Severity::kError && finding.rule_id == "PT101")
+      if (finding.severity == Severity::kError && finding.rule_id == kMalformedProgram.id)
         broken_programs_.push_back(finding.program);
       next_.report(std::move(finding));
     }

@@ -6,6 +6,7 @@
 #include "core/diagnostic_sink.h"
 #include "core/rule_registry.h"
 #include "engine/engine.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint::lowering {
 

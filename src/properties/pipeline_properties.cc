@@ -16,6 +16,7 @@
 #include "contract/mutation_contract.h"
 #include "analysis/program_index.h"
 #include "core/diagnostic_sink.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/output_facts.h"
 #include "diagnosis/repair_program.h"
 #include "engine/engine.h"
@@ -164,7 +165,7 @@ class PropertyRun {
     // PT414 is allowed: state passed to an op of unknown schema is undecidable by design,
     // even against the same program (docs/reliability.md).
     for (const Finding& f : sink.findings())
-      if (f.rule_id != "PT414") fail("diff-self-empty", x, describe(f));
+      if (f.rule_id != kWriteBackUndecidable.id) fail("diff-self-empty", x, describe(f));
   }
 
   void lower_properties(const ir::Program& x, const ProgramContract& contract, bool clean) {
@@ -183,7 +184,8 @@ class PropertyRun {
       // (an in-place op declared to change its input's shape) is clean, and lower rightly
       // gives the new value its input's shape. Which state is written, and from what, is exact.
       for (const Finding& f : sink.findings())
-        if (f.severity == Severity::kError && f.rule_id != "PT406" && f.rule_id != "PT410")
+        if (f.severity == Severity::kError && f.rule_id != kWriteBackShapeChanged.id &&
+            f.rule_id != kUserOutputChanged.id)
           fail("lower-keeps-contract", x, "diff(x, lower(x)): " + describe(f));
     }
     std::optional<ir::Program> twice = reference_lower(*lowered, why);

@@ -1,11 +1,11 @@
-// Builds the registry from the rule catalogue (core/rule_catalogue.def): every rule the
-// engine runs, in catalogue order, the metadata of those reported elsewhere, and the former
-// names of renamed rules.
+// register_all_rules() as the rule catalogue (core/rule_catalogue.def) expanded: one
+// registration per entry, so a rule in the catalogue cannot be left out of the registry.
+#include "rules/register_all_rules.h"
+
 #include <memory>
 
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
-#include "core/rule_registry.h"
 
 namespace pt2lint {
 

@@ -23,6 +23,7 @@
 #include "io/readers/json_to_proto.h"
 #include "io/readers/load_reporter.h"
 #include "io/readers/zip_archive.h"
+#include "rules/register_all_rules.h"
 #include "support/huge_pages.h"
 
 using namespace pt2lint;

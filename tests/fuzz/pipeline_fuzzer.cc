@@ -14,6 +14,7 @@
 #include "io/readers/load_bytes.h"
 #include "properties/ir_mutator.h"
 #include "properties/pipeline_properties.h"
+#include "rules/register_all_rules.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 

@@ -22,6 +22,7 @@
 #include "io/readers/load_file.h"
 #include "properties/ir_mutator.h"
 #include "properties/pipeline_properties.h"
+#include "rules/register_all_rules.h"
 
 namespace fs = std::filesystem;
 using namespace pt2lint;

@@ -8,6 +8,7 @@
 #include "core/rule_registry.h"
 #include "engine/baseline/baseline.h"
 #include "engine/baseline/fingerprint.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

@@ -17,6 +17,7 @@
 #include "engine/run.h"
 #include "properties/golden_expectation.h"
 #include "reports/renderer.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

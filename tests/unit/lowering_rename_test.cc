@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "lowering/functionalize.h"
 #include "lowering/rename_nested.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

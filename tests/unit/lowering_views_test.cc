@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "lowering/functionalize.h"
 #include "lowering/view_ops.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

@@ -1,5 +1,6 @@
 // The rule catalogue (core/rule_catalogue.def) against everything that must agree with it:
-// the registry, each rule's docs page and goldens, and the README's rule tables.
+// the registry, each rule's docs page and goldens, the README's rule tables, and src/, which
+// names rules only through the catalogue's constants.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -16,6 +18,7 @@
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
 #include "core/rule_registry.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {
@@ -40,6 +43,42 @@ std::vector<fs::path> golden_folders(const RuleInfo& info) {
     if (fs::is_directory(folder)) folders.push_back(folder);
   }
   return folders;
+}
+
+// The string literals of C++ source `text`, comments skipped. Raw strings (R"d(...)d") are
+// read to their closing delimiter; a quote after a digit is a digit separator (1'000).
+std::vector<std::string> cpp_string_literals(const std::string& text) {
+  std::vector<std::string> literals;
+  const auto word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "//") == 0) {
+      i = text.find('\n', i);
+    } else if (text.compare(i, 2, "/*") == 0) {
+      i = text.find("*/", i + 2);
+      if (i != std::string::npos) ++i;
+    } else if (text[i] == '\'' && (i == 0 || !word_char(text[i - 1]))) {
+      for (++i; i < text.size() && text[i] != '\''; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (text[i] == '"' && i > 0 && text[i - 1] == 'R') {
+      const std::size_t open = text.find('(', i);
+      if (open == std::string::npos) break;
+      const std::string close = ")" + text.substr(i + 1, open - i - 1) + "\"";
+      const std::size_t end = text.find(close, open);
+      literals.push_back(text.substr(open + 1, end == std::string::npos ? end : end - open - 1));
+      i = end == std::string::npos ? end : end + close.size() - 1;
+    } else if (text[i] == '"') {
+      std::string literal;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+        if (i < text.size()) literal += text[i];
+      }
+      literals.push_back(std::move(literal));
+    }
+    if (i == std::string::npos) break;
+  }
+  return literals;
 }
 
 class FakeRule final : public Rule {
@@ -153,6 +192,27 @@ TEST(RuleCatalogue, ReadmeTablesMatchTheCatalogue) {
     rows.erase(row);
   }
   for (const auto& [id, row] : rows) ADD_FAILURE() << "README lists " << id << ", not in the catalogue";
+}
+
+// A rule named by text outside the catalogue ("PT101", "mutation-target-resolves") still
+// compiles when misspelt, and then silently matches nothing: src/ writes `kMalformedProgram.id`.
+TEST(RuleCatalogue, SourceNamesRulesOnlyThroughTheCatalogue) {
+  const std::regex rule_id("PT[0-9]{3}");
+  std::set<std::string_view> names;
+  for (const RuleInfo* info : kRuleCatalogue) names.insert(info->name);
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kRoot / "src")) {
+    const fs::path& path = entry.path();
+    if (path.extension() != ".cc" && path.extension() != ".h") continue;
+    ++files;
+    for (const std::string& literal : cpp_string_literals(read_text(path))) {
+      EXPECT_FALSE(std::regex_search(literal, rule_id))
+          << path << ": the literal \"" << literal << "\" names a rule by ID; use its k<Class>.id";
+      EXPECT_FALSE(names.contains(literal))
+          << path << ": the literal \"" << literal << "\" names a rule; use its k<Class>.name";
+    }
+  }
+  EXPECT_GT(files, 100) << "src/ not found under " << kRoot;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "core/rule_filter.h"
 #include "core/rule_registry.h"
 #include "engine/config/config_filter.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

@@ -9,6 +9,7 @@
 #include "analysis/program_index.h"
 #include "core/diagnostic_sink.h"
 #include "core/rule_registry.h"
+#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "analysis/program_index.h"
 #include "analysis/state/name_suggestions.h"
+#include "core/rule_catalogue.h"
 
 namespace pt2lint::graph {
 namespace {
@@ -47,17 +48,17 @@ class FindingPainter {
     const std::string& rule = finding_.rule_name;
     const std::optional<int>& spec = finding_.location.output_spec;
     const bool valid_spec = spec && *spec >= 0 && *spec < index_.signature().output_specs_size();
-    if (valid_spec && (rule == "mutation-value-derives-from-target" ||
-                       rule == "write-back-from-other-state")) {
+    if (valid_spec && (rule == kMutationValueDerivesFromTarget.name ||
+                       rule == kWriteBackFromOtherState.name)) {
       paint_wrong_source(*spec);
-    } else if (valid_spec && rule == "mutation-target-resolves") {
+    } else if (valid_spec && rule == kMutationTargetResolves.name) {
       paint_unresolved_target(*spec);
-    } else if (valid_spec && (rule == "mutation-shape-matches-target" ||
-                              rule == "one-mutation-per-buffer")) {
+    } else if (valid_spec && (rule == kMutationShapeMatchesTarget.name ||
+                              rule == kOneMutationPerBuffer.name)) {
       paint_bad_write_back(*spec);
-    } else if (rule == "buffer-write-has-write-back" && !finding_.location.value.empty()) {
+    } else if (rule == kBufferWriteHasWriteBack.name && !finding_.location.value.empty()) {
       paint_dropped_write_back();
-    } else if (valid_spec && rule == "output-aliases-state") {
+    } else if (valid_spec && rule == kOutputAliasesState.name) {
       builder_.add_output(*spec);
       builder_.focus(builder_.output_box(*spec));
       mark_into(builder_.output_box(*spec), "✗ returns the state itself");
@@ -124,7 +125,7 @@ class FindingPainter {
     builder_.focus(out);
     const int target = builder_.write_back_target(spec);
     if (target < 0) return;
-    const bool shape = finding_.rule_name == "mutation-shape-matches-target";
+    const bool shape = finding_.rule_name == kMutationShapeMatchesTarget.name;
     if (!shape) builder_.add_state(target);  // the other write-backs of the same state
     const std::string_view value = output_spec_arg_name(index_.signature().output_specs(spec));
     builder_.mark(out, builder_.target_box(target), EdgeKind::kWrong,
