@@ -11,12 +11,14 @@ namespace {
 std::uint8_t table_bit(ValueTable table) { return std::uint8_t(1u << static_cast<int>(table)); }
 
 // The slot of an input spec kind that has a target, or -1.
-int target_kind(std::string_view kind) {
-  if (kind == "parameter") return 0;
-  if (kind == "buffer") return 1;
-  if (kind == "tensor_constant") return 2;
-  if (kind == "custom_obj") return 3;
-  return -1;
+int target_kind(StateKind kind) {
+  switch (kind) {
+    case StateKind::kParameter: return 0;
+    case StateKind::kBuffer: return 1;
+    case StateKind::kTensorConstant: return 2;
+    case StateKind::kCustomObj: return 3;
+    default: return -1;
+  }
 }
 
 }  // namespace
@@ -174,7 +176,7 @@ void ProgramIndex::index_specs() {
       if (info.input_spec < 0) info.input_spec = i;
     }
     const std::string_view target = input_spec_target(spec);
-    const int kind = target_kind(input_spec_kind(spec));
+    const int kind = target_kind(state_kind_of(spec));
     if (target.empty() || kind < 0) continue;
     const int id = targets_.intern(target);
     if (static_cast<std::size_t>(id) == spec_by_target_.size()) {
@@ -236,7 +238,7 @@ const ir::InputSpec* ProgramIndex::input_spec_for(std::string_view placeholder) 
   return index ? &signature().input_specs(*index) : nullptr;
 }
 
-std::optional<int> ProgramIndex::input_spec_by_target(std::string_view kind,
+std::optional<int> ProgramIndex::input_spec_by_target(StateKind kind,
                                                       std::string_view fqn) const {
   const int k = target_kind(kind);
   const int id = targets_.find(fqn);

@@ -81,7 +81,7 @@ class ProgramIndex {
   const std::vector<std::string_view>& output_names() const { return outputs_; }
   std::optional<int> input_spec_index(std::string_view placeholder) const;  // by arg name
   const ir::InputSpec* input_spec_for(std::string_view placeholder) const;
-  std::optional<int> input_spec_by_target(std::string_view kind, std::string_view fqn) const;
+  std::optional<int> input_spec_by_target(StateKind kind, std::string_view fqn) const;
 
   // Node lookups.
   std::optional<int> node_by_name(std::string_view node_name) const;

@@ -98,7 +98,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.field("out_spec", c.out_spec);
     json.key("writes").begin_array();
     for (const WritePromise& w : c.writes) {
-      json.begin_object().field("target", w.target).field("kind", w.kind);
+      json.begin_object().field("target", w.target).field("kind", state_kind_name(w.kind));
       json.key("state").begin_object();
       facts_fields(json, w.state);
       json.end_object();
@@ -118,7 +118,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.end_array();
     json.key("possible_writes").begin_array();  // additive: state ops of unknown schema may write
     for (const PossibleWritePromise& p : c.possible_writes) {
-      json.begin_object().field("target", p.target).field("kind", p.kind);
+      json.begin_object().field("target", p.target).field("kind", state_kind_name(p.kind));
       json.key("ops").begin_array();
       for (const std::string& op : p.ops) json.value(op);
       json.end_array().end_object();
@@ -130,7 +130,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
   if (!shared.empty()) {  // additive: multi-program archives only
     json.key("shared_state").begin_array();
     for (const SharedStatePromise& s : shared) {
-      json.begin_object().field("target", s.target).field("kind", s.kind);
+      json.begin_object().field("target", s.target).field("kind", state_kind_name(s.kind));
       string_array(json, "written_by", s.writers);
       string_array(json, "only_read_by", s.readers);
       json.end_object();

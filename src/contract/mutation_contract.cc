@@ -147,7 +147,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     if (!is_mutation_output(spec)) continue;
     WritePromise write;
     write.target = std::string(output_spec_target(spec));
-    write.kind = std::string(mutation_target_kind(spec));
+    write.kind = mutation_state_kind(spec);
     write.state = state_facts(index, dataflow::mutation_target_placeholder(index, spec));
     write.value_name = std::string(argument_value_name(value));
     write.base = base_of(write.value_name);
@@ -162,7 +162,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     if (!state.write_backs.empty()) continue;
     WritePromise write;
     write.target = std::string(state.target);
-    write.kind = std::string(state.kind);
+    write.kind = state.kind;
     write.state = state_facts(index, state.placeholder);
     write.base = write.target;
     write.value = write.state;
@@ -173,7 +173,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
   // contract that omitted a possible parameter write would let `diff` call a change "none".
   for (const dataflow::PossibleWrite& state :
        dataflow::possible_writes(index, flow.ops(), flow.tracer(), /*include_parameters=*/true)) {
-    PossibleWritePromise possible{std::string(state.target), std::string(state.kind), {}};
+    PossibleWritePromise possible{std::string(state.target), state.kind, {}};
     for (int node : state.nodes) possible.ops.emplace_back(flow.short_target(node));
     contract.possible_writes.push_back(std::move(possible));
   }
@@ -185,7 +185,7 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
     }
   }
   for (WritePromise& write : contract.writes) {
-    if (write.kind == "user_input") continue;
+    if (write.kind == StateKind::kUserInput) continue;
     for (std::string_view alias : index.storage().aliases_of(write.target))
       write.aliases.emplace_back(alias);
   }
@@ -198,7 +198,7 @@ std::vector<SharedStatePromise> derive_shared_state(const std::vector<const ir::
   for (const SharedState& state : shared_state(programs, ops)) {
     SharedStatePromise promise;
     promise.target = std::string(state.fqn);
-    promise.kind = std::string(state.uses.front().kind);
+    promise.kind = state.uses.front().kind;
     for (const SharedStateUse& use : state.uses) {
       if (use.written) promise.writers.push_back(use.program->name());
       else if (use.read) promise.readers.push_back(use.program->name());

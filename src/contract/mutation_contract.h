@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/state_kind.h"
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -39,7 +40,7 @@ struct UserOutputPromise {
 
 struct WritePromise {
   std::string target;   // FQN, or the placeholder name of a user input
-  std::string kind;     // "buffer", "parameter", "user_input", "tensor_constant"
+  StateKind kind = StateKind::kNone;  // buffer, parameter, user input, tensor constant
   ValueFacts state;     // the target's own shape and dtype; kind "" when it does not resolve
   std::string base;     // the state the written value is an update of; "" for a full
                         // overwrite or an unknown origin
@@ -66,7 +67,7 @@ struct WritePromise {
 // written nor not written as far as pt2lint can tell.
 struct PossibleWritePromise {
   std::string target;
-  std::string kind;
+  StateKind kind = StateKind::kNone;
   std::vector<std::string> ops;  // "mylib.f.default", one per node it is passed to
 };
 
@@ -90,7 +91,7 @@ struct ProgramContract {
 // (src/analysis/state/shared_state.h).
 struct SharedStatePromise {
   std::string target;
-  std::string kind;
+  StateKind kind = StateKind::kNone;
   std::vector<std::string> writers;
   std::vector<std::string> readers;  // read, never written
 };

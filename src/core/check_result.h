@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "core/ir/state_kind.h"
 #include "core/root_cause.h"
 
 namespace pt2lint {
@@ -20,7 +21,7 @@ enum class LoadOutcome {
 // One state write of a program's effective mutation set (see docs/dataflow.md).
 struct MutationSummary {
   std::string target;              // FQN, or the placeholder name for a user input
-  std::string kind;                // "buffer", "parameter", "user_input", "tensor_constant"
+  StateKind kind = StateKind::kNone;  // buffer, parameter, user input, tensor constant
   std::vector<std::string> nodes;  // nodes that write it, in graph order
   std::vector<std::string> ops;    // possible_mutations only: each node's op, "mylib.f.default"
 

@@ -25,17 +25,17 @@ const ir::PayloadMeta* weight_entry(const ir::Program& program, std::string_view
 // A saved state entry that may be the one a dropped input spec declared.
 struct SavedState {
   std::string fqn;
-  std::string kind;  // "buffer", "parameter", "tensor_constant"
+  StateKind kind = StateKind::kNone;  // buffer, parameter, tensor constant
   bool persistent = true;
   const ir::TensorMeta* meta = nullptr;
 };
 
 // The kind torch.export's placeholder prefix says (`b_`, `p_`, `c_`), and the name after it.
-std::pair<std::string_view, std::string_view> placeholder_kind(std::string_view name) {
-  if (name.starts_with("b_")) return {"buffer", name.substr(2)};
-  if (name.starts_with("p_")) return {"parameter", name.substr(2)};
-  if (name.starts_with("c_")) return {"tensor_constant", name.substr(2)};
-  return {{}, {}};
+std::pair<StateKind, std::string_view> placeholder_kind(std::string_view name) {
+  if (name.starts_with("b_")) return {StateKind::kBuffer, name.substr(2)};
+  if (name.starts_with("p_")) return {StateKind::kParameter, name.substr(2)};
+  if (name.starts_with("c_")) return {StateKind::kTensorConstant, name.substr(2)};
+  return {StateKind::kNone, {}};
 }
 
 // How many write-back targets name `fqn`.
@@ -174,7 +174,8 @@ void Planner::reconcile_state_names() {
                                   targets_entry > 0 ? ", the write-back targets" : "", entry.key);
       // The same kind of input, declaring the entry's name (input_kind keeps the placeholder).
       const ir::InputSpec& spec = draft_.inputs[j];
-      SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(input_spec_kind(spec)), entry.key, {}, spec_name};
+      SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(state_kind_name(state_kind_of(spec))), entry.key, {},
+                         spec_name};
       if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
       apply(cause, std::move(edit), by_name_label(by_name, entry.key));
     } else {
@@ -226,7 +227,8 @@ void Planner::restore_written_constants() {
     cause.output_specs.push_back(draft_.outputs[write_back].original);
     cause.states.push_back(fqn);
     cause.rules = {&kConstantsAreNotWritten};
-    SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, "buffer", fqn, {}, {}};
+    SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, std::string(state_kind_name(StateKind::kBuffer)),
+                       fqn, {}, {}};
     edit.persistent = false;
     apply(cause, std::move(edit));
     add_cause(std::move(cause));
@@ -246,8 +248,8 @@ void Planner::restore_dropped_input() {
   const std::string_view placeholder = placeholders[j];
   // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
   const auto [kind_of_placeholder, rest] = placeholder_kind(placeholder);
-  const std::string_view kind = kind_of_placeholder;
-  if (kind.empty()) return;
+  const StateKind kind = kind_of_placeholder;
+  if (kind == StateKind::kNone) return;
   std::set<std::string_view> declared;
   for (const ir::InputSpec& spec : draft_.inputs) declared.insert(input_spec_target(spec));
   std::vector<SavedState> saved;
@@ -255,9 +257,11 @@ void Planner::restore_dropped_input() {
     if (!source.present()) return;
     for (const ir::PayloadMetaEntry& entry : source.config().config()) {
       if (declared.contains(entry.key())) continue;
-      const std::string_view entry_kind =
-          weights ? (entry.value().is_param() ? "parameter" : "buffer") : kind == "buffer" ? "buffer" : "tensor_constant";
-      saved.push_back({entry.key(), std::string(entry_kind), weights, &entry.value().tensor_meta()});
+      const StateKind entry_kind =
+          weights ? (entry.value().is_param() ? StateKind::kParameter : StateKind::kBuffer)
+          : kind == StateKind::kBuffer ? StateKind::kBuffer
+                                       : StateKind::kTensorConstant;
+      saved.push_back({entry.key(), entry_kind, weights, &entry.value().tensor_meta()});
     }
   };
   collect(index_.program().weights(), true);
@@ -285,9 +289,9 @@ void Planner::restore_dropped_input() {
   for (const OutputSlot& slot : draft_.outputs)  // write-backs that could not resolve without it
     if (output_spec_target(slot.spec) == match->fqn) cause.output_specs.push_back(slot.original);
   cause.rules = {&kInputSpecsMatchPlaceholders};
-  SignatureEdit edit{EditOp::kAddInput, static_cast<int>(j), -1, match->kind, match->fqn,
-                     std::string(placeholder), {}};
-  if (match->kind == "buffer") edit.persistent = match->persistent;
+  SignatureEdit edit{EditOp::kAddInput, static_cast<int>(j), -1, std::string(state_kind_name(match->kind)),
+                     match->fqn, std::string(placeholder), {}};
+  if (match->kind == StateKind::kBuffer) edit.persistent = match->persistent;
   apply(cause, std::move(edit));
   add_cause(std::move(cause));
 }
@@ -341,7 +345,8 @@ void Planner::plan_inputs() {
     cause.notes.push_back("a buffer saved with the state dict is persistent");
     cause.input_specs.push_back(static_cast<int>(j));
     cause.states.push_back(fqn);
-    SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, "buffer", fqn, {}, {}};
+    SignatureEdit edit{EditOp::kInputKind, static_cast<int>(j), -1, std::string(state_kind_name(StateKind::kBuffer)),
+                       fqn, {}, {}};
     edit.persistent = true;
     apply(cause, std::move(edit));
     add_cause(std::move(cause));

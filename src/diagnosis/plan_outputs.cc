@@ -350,7 +350,7 @@ void Planner::restore_lost_write_backs() {
   };
   std::vector<Lost> lost;
   for (const DeclaredState& state : states_) {
-    if (state.kind != "buffer" && state.kind != "user_input") continue;
+    if (state.kind != StateKind::kBuffer && state.kind != StateKind::kUserInput) continue;
     const std::string update(facts_.final_update(state.placeholder));
     if (update.empty()) continue;
     const bool has_write_back = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {

@@ -15,7 +15,7 @@ namespace pt2lint::diagnosis {
 
 // A state an input spec declares, as the (possibly already repaired) draft declares it.
 struct DeclaredState {
-  std::string kind;    // "buffer", "parameter", "user_input", ...
+  StateKind kind = StateKind::kNone;  // buffer, parameter, user input, ...
   std::string target;  // FQN; the placeholder name of a user input
   int placeholder = -1;
   int input_spec = -1;

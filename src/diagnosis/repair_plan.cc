@@ -93,9 +93,9 @@ void Planner::declare_states() {
   for (std::size_t j = 0; j < draft_.inputs.size(); ++j) {
     const ir::InputSpec& spec = draft_.inputs[j];
     DeclaredState state;
-    state.kind = std::string(input_spec_kind(spec));
+    state.kind = state_kind_of(spec);
     const std::string_view arg = input_spec_arg_name(spec);
-    state.target = std::string(state.kind == "user_input" ? arg : input_spec_target(spec));
+    state.target = std::string(state.kind == StateKind::kUserInput ? arg : input_spec_target(spec));
     state.input_spec = static_cast<int>(j);
     std::optional<ValueDef> def = index_.definition(arg);
     state.placeholder = def && def->placeholder >= 0 ? def->placeholder : -1;
@@ -112,8 +112,8 @@ std::optional<DeclaredState> Planner::state_of_placeholder(int placeholder) cons
 }
 
 std::optional<DeclaredState> Planner::resolve_target(const ir::OutputSpec& spec) const {
-  const std::string_view kind = mutation_state_kind(output_spec_kind(spec));
-  if (kind.empty()) return std::nullopt;
+  const StateKind kind = mutation_state_kind(spec);
+  if (kind == StateKind::kNone) return std::nullopt;
   const std::string_view target = output_spec_target(spec);
   for (const DeclaredState& state : states_)
     if (state.kind == kind && state.target == target && state.placeholder >= 0) return state;

@@ -136,14 +136,15 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
       if (e.spec < 0 || static_cast<std::size_t>(e.spec) > draft.inputs.size())
         return fmt::format("add_input: no position {}", e.spec);
       ir::InputSpec spec;
-      if (e.kind == "buffer") {
+      const StateKind kind = parse_state_kind(e.kind).value_or(StateKind::kNone);
+      if (kind == StateKind::kBuffer) {
         spec.mutable_buffer()->mutable_arg()->set_name(e.value);
         spec.mutable_buffer()->set_buffer_name(e.target);
         if (e.persistent) spec.mutable_buffer()->set_persistent(*e.persistent);
-      } else if (e.kind == "parameter") {
+      } else if (kind == StateKind::kParameter) {
         spec.mutable_parameter()->mutable_arg()->set_name(e.value);
         spec.mutable_parameter()->set_parameter_name(e.target);
-      } else if (e.kind == "tensor_constant") {
+      } else if (kind == StateKind::kTensorConstant) {
         spec.mutable_tensor_constant()->mutable_arg()->set_name(e.value);
         spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
       } else {
@@ -155,15 +156,16 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
     case EditOp::kInputKind: {
       ir::InputSpec& spec = draft.inputs[e.spec];
       const std::string name(input_spec_arg_name(spec));
-      if (e.kind == "parameter" && spec.has_parameter()) {  // the same kind: the state's name changes
+      const StateKind kind = parse_state_kind(e.kind).value_or(StateKind::kNone);
+      if (kind == StateKind::kParameter && spec.has_parameter()) {  // the same kind: the state's name changes
         spec.mutable_parameter()->set_parameter_name(e.target);
         break;
       }
-      if (e.kind == "tensor_constant" && spec.has_tensor_constant()) {
+      if (kind == StateKind::kTensorConstant && spec.has_tensor_constant()) {
         spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
         break;
       }
-      if (e.kind != "buffer") return "input_kind: only a buffer kind can be restored";
+      if (kind != StateKind::kBuffer) return "input_kind: only a buffer kind can be restored";
       ir::InputSpec buffer;
       buffer.mutable_buffer()->mutable_arg()->set_name(name);
       buffer.mutable_buffer()->set_buffer_name(e.target);

@@ -12,7 +12,7 @@ std::vector<std::string> signature_lines(const SignatureDraft& draft) {
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < draft.inputs.size(); ++i) {
     const ir::InputSpec& spec = draft.inputs[i];
-    std::string line = fmt::format("input  {} {}", input_spec_kind(spec), input_spec_arg_name(spec));
+    std::string line = fmt::format("input  {} {}", state_kind_name(state_kind_of(spec)), input_spec_arg_name(spec));
     if (!input_spec_target(spec).empty()) line += fmt::format(" -> `{}`", input_spec_target(spec));
     if (spec.has_buffer() && spec.buffer().has_persistent())
       line += spec.buffer().persistent() ? " (persistent)" : " (not persistent)";

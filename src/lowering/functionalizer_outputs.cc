@@ -73,7 +73,7 @@ void Functionalizer::assemble_outputs(ir::GraphModule& module) {
           "lowering can preserve this write (register the tensor as a buffer)",
           in.tensor_constant().tensor_constant_name())};
     } else {
-      throw LoweringError{fmt::format("the program writes its {} input '{}'", input_spec_kind(in),
+      throw LoweringError{fmt::format("the program writes its {} input '{}'", state_kind_name(state_kind_of(in)),
                                       placeholder)};
     }
     mutations.push_back(std::move(o));

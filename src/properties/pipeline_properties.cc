@@ -113,13 +113,13 @@ std::optional<ir::Program> json_round_trip(const ir::Program& program, std::stri
 // Writes of a contract and of an effective mutation set, as sorted "kind target" texts.
 std::vector<std::string> write_keys(const ProgramContract& contract) {
   std::vector<std::string> keys;
-  for (const WritePromise& w : contract.writes) keys.push_back(w.kind + " " + w.target);
+  for (const WritePromise& w : contract.writes) keys.push_back(fmt::format("{} {}", state_kind_name(w.kind), w.target));
   std::sort(keys.begin(), keys.end());
   return keys;
 }
 std::vector<std::string> write_keys(const ProgramSummary& summary) {
   std::vector<std::string> keys;
-  for (const MutationSummary& m : summary.mutations) keys.push_back(m.kind + " " + m.target);
+  for (const MutationSummary& m : summary.mutations) keys.push_back(fmt::format("{} {}", state_kind_name(m.kind), m.target));
   std::sort(keys.begin(), keys.end());
   return keys;
 }
@@ -208,10 +208,10 @@ class PropertyRun {
       if (input.has_as_tensor()) placeholders.insert(input.as_tensor().name());
     std::map<std::string, std::string, std::less<>> state_of;  // placeholder -> target
     for (const ir::InputSpec& spec : module.signature().input_specs()) {
-      const std::string_view kind = input_spec_kind(spec);
+      const StateKind kind = state_kind_of(spec);
       if (!placeholders.count(input_spec_arg_name(spec))) continue;
-      if (kind == "user_input") state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_arg_name(spec)));
-      else if (kind == "buffer" || kind == "parameter" || kind == "tensor_constant")
+      if (kind == StateKind::kUserInput) state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_arg_name(spec)));
+      else if (kind == StateKind::kBuffer || kind == StateKind::kParameter || kind == StateKind::kTensorConstant)
         state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_target(spec)));
     }
     const bool functional = dialect_of(x.program()) == Dialect::kAten;
@@ -241,7 +241,7 @@ class PropertyRun {
     for (const ir::OutputSpec& spec : specs) {
       if (!is_mutation_output(spec)) continue;
       const std::string target(output_spec_target(spec)), value(output_spec_arg_name(spec));
-      const std::string_view kind = mutation_state_kind(output_spec_kind(spec));
+      const StateKind kind = mutation_state_kind(spec);
       const std::optional<int> input = index.input_spec_by_target(kind, target);
       if (times[target] != 1 || !input) continue;
       std::optional<ValueDef> def = index.definition(input_spec_arg_name(index.signature().input_specs(*input)));

@@ -172,7 +172,7 @@ void write_mutation_sets(const RunReport& report, std::ostream& out) {
         for (const std::string& node : m.nodes)
           nodes += (nodes.empty() ? "" : ", ") + ("<code>" + escape(node) + "</code>");
         out << fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n", escape(m.target),
-                           escape(m.kind), nodes);
+                           escape(state_kind_name(m.kind)), nodes);
       }
       out << "</table>\n";
     }

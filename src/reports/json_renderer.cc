@@ -91,7 +91,7 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.field("structure_sound", program.structure_sound);
   json.key("mutations").begin_array();
   for (const MutationSummary& m : program.mutations) {
-    json.begin_object().field("target", m.target).field("kind", m.kind);
+    json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
     write_strings(json, "nodes", m.nodes);
     // Only for state with other names: the key is additive.
     if (!m.aliases.empty()) write_strings(json, "aliases", m.aliases);
@@ -102,7 +102,7 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   // Additive: state passed to ops of unknown schema, which may write it (PT310).
   json.key("possible_mutations").begin_array();
   for (const MutationSummary& m : program.possible_mutations) {
-    json.begin_object().field("target", m.target).field("kind", m.kind);
+    json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
     write_strings(json, "nodes", m.nodes);
     write_strings(json, "ops", m.ops);
     json.end_object();

@@ -74,7 +74,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
         if (program.mutations.empty()) out << " none";
         out << '\n';
         for (const MutationSummary& m : program.mutations) {
-          out << "  " << m.kind << ' ' << inert_text(m.target) << " <-";
+          out << "  " << state_kind_name(m.kind) << ' ' << inert_text(m.target) << " <-";
           for (const std::string& node : m.nodes) out << ' ' << inert_text(node);
           for (std::size_t i = 0; i < m.aliases.size(); ++i)
             out << (i == 0 ? " (also named " : ", ") << inert_text(m.aliases[i]);
@@ -82,7 +82,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
           out << '\n';
         }
         for (const MutationSummary& m : program.possible_mutations) {
-          out << "  " << m.kind << ' ' << inert_text(m.target) << " may be written by";
+          out << "  " << state_kind_name(m.kind) << ' ' << inert_text(m.target) << " may be written by";
           for (std::size_t i = 0; i < m.nodes.size(); ++i)
             out << (i ? ", `" : " `") << inert_text(m.ops[i]) << "` (node " << inert_text(m.nodes[i]) << ')';
           out << " (schema unknown)\n";

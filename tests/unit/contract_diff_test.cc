@@ -13,7 +13,7 @@ ValueFacts tensor(std::string shape, std::string dtype = "float32") {
 WritePromise write(std::string target, std::string base, ValueFacts value = tensor("(4)")) {
   WritePromise w;
   w.target = std::move(target);
-  w.kind = "buffer";
+  w.kind = StateKind::kBuffer;
   w.state = tensor("(4)");
   w.base = std::move(base);
   w.value = std::move(value);

@@ -39,7 +39,7 @@ TargetSet effective_set(const ir::Program& program) {
   dataflow::ProgramDataflow flow(index);
   TargetSet set;
   for (const dataflow::StateWrite& write : dataflow::effective_mutations(index, flow.ops(), flow.tracer()))
-    set.emplace(std::string(write.kind), std::string(write.target));
+    set.emplace(std::string(state_kind_name(write.kind)), std::string(write.target));
   return set;
 }
 

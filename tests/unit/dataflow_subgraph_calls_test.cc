@@ -74,7 +74,7 @@ TEST(SubgraphCalls, MutationSetOfEachTrainingProgramEqualsItsAtenTwinsWriteBacks
     dataflow::ProgramDataflow flow(index);
     TargetSet mine, theirs;
     for (const dataflow::StateWrite& write : dataflow::effective_mutations(index, flow.ops(), flow.tracer()))
-      mine.emplace(std::string(write.kind), std::string(write.target));
+      mine.emplace(std::string(state_kind_name(write.kind)), std::string(write.target));
     const ir::Program twin = load_one(aten);
     for (const ir::OutputSpec& spec : twin.program().graph_module().signature().output_specs()) {
       if (spec.has_buffer_mutation()) theirs.emplace("buffer", spec.buffer_mutation().buffer_name());

@@ -28,7 +28,7 @@ RunReport one_finding(std::string picture) {
   file.path = "models/kv.pt2";
   ProgramSummary program;
   program.name = "model";
-  program.mutations = {{"layers.0.k", "buffer", {"index_put"}}};
+  program.mutations = {{"layers.0.k", StateKind::kBuffer, {"index_put"}}};
   file.programs.push_back(std::move(program));
   file.findings.push_back(std::move(f));
   RunReport report;

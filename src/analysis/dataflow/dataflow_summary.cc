@@ -14,9 +14,9 @@ void summarize_dataflow(const ProgramIndex& index, ProgramSummary& summary) {
   for (const StateWrite& write : effective_mutations(index, ops, tracer)) {
     MutationSummary mutation;
     mutation.target = std::string(write.target);
-    mutation.kind = std::string(write.kind);
+    mutation.kind = write.kind;
     for (int node : write.nodes) mutation.nodes.emplace_back(index.node_name(node));
-    if (write.kind != "user_input" && index.storage().has_aliases())
+    if (write.kind != StateKind::kUserInput && index.storage().has_aliases())
       for (std::string_view alias : index.storage().aliases_of(write.target))
         mutation.aliases.emplace_back(alias);
     mutation.initial_value = initial_value_key(initial_state_fact(index, ops, write).verdict);
@@ -27,7 +27,7 @@ void summarize_dataflow(const ProgramIndex& index, ProgramSummary& summary) {
        possible_writes(index, ops, tracer, index.op_knowledge().report_parameters)) {
     MutationSummary mutation;
     mutation.target = std::string(write.target);
-    mutation.kind = std::string(write.kind);
+    mutation.kind = write.kind;
     for (int node : write.nodes) {
       mutation.nodes.emplace_back(index.node_name(node));
       std::string_view target = index.graph().nodes(node).target();

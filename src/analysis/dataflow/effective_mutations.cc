@@ -11,9 +11,9 @@
 namespace pt2lint::dataflow {
 namespace {
 
-bool is_state_kind(std::string_view kind) {
-  return kind == "buffer" || kind == "parameter" || kind == "user_input" ||
-         kind == "tensor_constant";
+bool is_state_kind(StateKind kind) {
+  return kind == StateKind::kBuffer || kind == StateKind::kParameter || kind == StateKind::kUserInput ||
+         kind == StateKind::kTensorConstant;
 }
 
 void add_written_values(const ir::Argument& arg, std::vector<std::string_view>& out) {
@@ -41,9 +41,9 @@ void triton_writes(const ProgramIndex& index, int n, ValueTracer& tracer, std::v
 int mutation_target_placeholder(const ProgramIndex& index, const ir::OutputSpec& spec) {
   std::optional<int> input_spec;
   if (spec.has_buffer_mutation()) {
-    input_spec = index.input_spec_by_target("buffer", spec.buffer_mutation().buffer_name());
+    input_spec = index.input_spec_by_target(StateKind::kBuffer, spec.buffer_mutation().buffer_name());
   } else if (spec.has_parameter_mutation()) {
-    input_spec = index.input_spec_by_target("parameter", spec.parameter_mutation().parameter_name());
+    input_spec = index.input_spec_by_target(StateKind::kParameter, spec.parameter_mutation().parameter_name());
   } else if (spec.has_user_input_mutation()) {
     input_spec = index.input_spec_index(spec.user_input_mutation().user_input_name());
     if (input_spec && !index.signature().input_specs(*input_spec).has_user_input()) input_spec.reset();
@@ -120,14 +120,14 @@ std::vector<StateWrite> effective_mutations(const ProgramIndex& index, NodeOps& 
     std::optional<int> spec_index = index.input_spec_index(name);
     if (!spec_index) return nullptr;
     const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
-    std::string_view kind = input_spec_kind(spec);
+    const StateKind kind = state_kind_of(spec);
     if (!is_state_kind(kind)) return nullptr;
     auto [it, inserted] = by_placeholder.try_emplace(placeholder);
     if (inserted) {
       it->second.placeholder = placeholder;
       it->second.input_spec = *spec_index;
       it->second.kind = kind;
-      it->second.target = kind == "user_input" ? name : input_spec_target(spec);
+      it->second.target = kind == StateKind::kUserInput ? name : input_spec_target(spec);
     }
     return &it->second;
   };

@@ -13,6 +13,7 @@
 
 #include "analysis/dataflow/node_ops.h"
 #include "analysis/dataflow/value_tracer.h"
+#include "core/ir/state_kind.h"
 
 namespace pt2lint {
 
@@ -23,7 +24,7 @@ namespace dataflow {
 struct StateWrite {
   int placeholder = -1;        // graph input index
   int input_spec = -1;         // index into signature.input_specs
-  std::string_view kind;       // "buffer", "parameter", "user_input", "tensor_constant"
+  StateKind kind = StateKind::kNone;       // buffer, parameter, user input, tensor constant
   std::string_view target;     // FQN, or the placeholder name of a user input
   std::vector<int> nodes;      // in-place writers in graph order, then write-back producers
   std::vector<int> view_writes;  // the in-place writers that reached it through a view

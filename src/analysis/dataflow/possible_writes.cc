@@ -9,9 +9,9 @@
 namespace pt2lint::dataflow {
 namespace {
 
-bool reported_kind(std::string_view kind, bool include_parameters) {
-  return kind == "buffer" || kind == "user_input" || kind == "tensor_constant" ||
-         (include_parameters && kind == "parameter");
+bool reported_kind(StateKind kind, bool include_parameters) {
+  return kind == StateKind::kBuffer || kind == StateKind::kUserInput || kind == StateKind::kTensorConstant ||
+         (include_parameters && kind == StateKind::kParameter);
 }
 
 }  // namespace
@@ -29,14 +29,14 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
       std::optional<int> spec_index = index.input_spec_index(name);
       if (!spec_index) continue;
       const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
-      std::string_view kind = input_spec_kind(spec);
+      const StateKind kind = state_kind_of(spec);
       if (!reported_kind(kind, include_parameters)) continue;
       PossibleWrite& entry = by_placeholder[placeholder];
       if (entry.placeholder < 0) {
         entry.placeholder = placeholder;
         entry.input_spec = *spec_index;
         entry.kind = kind;
-        entry.target = kind == "user_input" ? name : input_spec_target(spec);
+        entry.target = kind == StateKind::kUserInput ? name : input_spec_target(spec);
       }
       if (!entry.nodes.empty() && entry.nodes.back() == n) continue;
       entry.nodes.push_back(n);
@@ -50,12 +50,12 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
       const std::optional<int> spec_index = index.input_spec_index(index.placeholder_names()[write.placeholder]);
       if (!spec_index) continue;
       const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
-      const std::string_view kind = input_spec_kind(spec);
+      const StateKind kind = state_kind_of(spec);
       if (!reported_kind(kind, include_parameters)) continue;
       PossibleWrite& entry = by_placeholder[write.placeholder];
       if (entry.placeholder < 0) {
         entry = {write.placeholder, *spec_index, kind,
-                 kind == "user_input" ? index.placeholder_names()[write.placeholder] : input_spec_target(spec), {}, {}};
+                 kind == StateKind::kUserInput ? index.placeholder_names()[write.placeholder] : input_spec_target(spec), {}, {}};
       }
       entry.nodes.push_back(write.node);
       entry.values.push_back(write.value);

@@ -13,6 +13,7 @@
 
 #include "analysis/dataflow/node_ops.h"
 #include "analysis/dataflow/value_tracer.h"
+#include "core/ir/state_kind.h"
 
 namespace pt2lint {
 
@@ -23,7 +24,7 @@ namespace dataflow {
 struct PossibleWrite {
   int placeholder = -1;
   int input_spec = -1;
-  std::string_view kind;    // "buffer", "user_input", "parameter"
+  StateKind kind = StateKind::kNone;    // buffer, user input, parameter, tensor constant
   std::string_view target;  // FQN, or the placeholder name of a user input
   std::vector<int> nodes;   // the unknown ops it is passed to, in graph order
   std::vector<std::string_view> values;  // the value passed to each (the state or a view of it)

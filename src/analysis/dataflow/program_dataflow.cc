@@ -18,14 +18,14 @@ PlaceholderState ProgramDataflow::state(int placeholder) const {
   if (!spec_index) return out;
   const ir::InputSpec& spec = index_.signature().input_specs(*spec_index);
   out.input_spec = *spec_index;
-  out.kind = input_spec_kind(spec);
-  out.target = out.kind == "user_input" ? out.placeholder : input_spec_target(spec);
+  out.kind = state_kind_of(spec);
+  out.target = out.kind == StateKind::kUserInput ? out.placeholder : input_spec_target(spec);
   return out;
 }
 
 std::string ProgramDataflow::describe_state(int placeholder) const {
   PlaceholderState s = state(placeholder);
-  if (s.kind.empty()) return fmt::format("placeholder `{}`", s.placeholder);
+  if (s.kind == StateKind::kNone) return fmt::format("placeholder `{}`", s.placeholder);
   return fmt::format("{} `{}`", state_kind_words(s.kind), s.target);
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/dataflow/node_ops.h"
 #include "analysis/dataflow/value_tracer.h"
+#include "core/ir/state_kind.h"
 
 namespace pt2lint {
 
@@ -16,7 +17,7 @@ namespace dataflow {
 
 // What a placeholder stands for, from its input spec.
 struct PlaceholderState {
-  std::string_view kind;         // "buffer", "parameter", "user_input", "tensor_constant", ...
+  StateKind kind = StateKind::kNone;  // kNone: a placeholder with no input spec
   std::string_view target;       // FQN; the placeholder name for a user input
   std::string_view placeholder;  // graph input name
   int input_spec = -1;

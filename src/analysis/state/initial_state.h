@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/state_kind.h"
+
 namespace pt2lint {
 
 class ProgramIndex;
@@ -27,7 +29,7 @@ enum class InitialValue {
 
 struct InitialStateFact {
   std::string_view target;  // FQN, or the placeholder name of a user input
-  std::string_view kind;    // "buffer", "parameter", "user_input", "tensor_constant"
+  StateKind kind = StateKind::kNone;  // buffer, parameter, user input, tensor constant
   int input_spec = -1;
   InitialValue verdict = InitialValue::kUndecided;
   int node = -1;            // the first node that reads or partly writes it; -1 when none

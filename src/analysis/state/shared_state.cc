@@ -11,8 +11,9 @@
 namespace pt2lint {
 namespace {
 
-bool is_lifted_state(std::string_view kind) {
-  return kind == "parameter" || kind == "buffer" || kind == "tensor_constant" || kind == "custom_obj";
+bool is_lifted_state(StateKind kind) {
+  return kind == StateKind::kParameter || kind == StateKind::kBuffer || kind == StateKind::kTensorConstant ||
+         kind == StateKind::kCustomObj;
 }
 
 // Whether placeholder `p` is read: a node takes it, or a graph output returns it.
@@ -42,7 +43,7 @@ std::vector<std::pair<std::string_view, SharedStateUse>> uses_in(const ir::Progr
     if (!spec_index) continue;
     const ir::InputSpec& spec = index.signature().input_specs(*spec_index);
     SharedStateUse use;
-    use.kind = input_spec_kind(spec);
+    use.kind = state_kind_of(spec);
     if (!is_lifted_state(use.kind)) continue;
     const std::string_view fqn = input_spec_target(spec);
     if (fqn.empty()) continue;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/state_kind.h"
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -17,7 +18,7 @@ struct OpKnowledge;
 
 struct SharedStateUse {
   const ir::Program* program = nullptr;
-  std::string_view kind;         // "parameter", "buffer", "tensor_constant", "custom_obj"
+  StateKind kind = StateKind::kNone;  // parameter, buffer, tensor constant, custom object
   std::string facts;             // "(1, 8, 4) float32"; "" when the placeholder has no metadata
   bool symbolic = false;         // a size is a symbol: the facts are not comparable
   std::string_view placeholder;  // its graph input in that program

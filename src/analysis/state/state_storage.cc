@@ -136,7 +136,7 @@ std::string describe_aliases(const ProgramIndex& index, std::string_view fqn) {
   std::vector<std::string> names;
   for (std::string_view alias : index.storage().aliases_of(fqn)) {
     std::string words = fmt::format("`{}` (saved with the program; no input spec lifts it)", alias);
-    for (std::string_view kind : {"parameter", "buffer", "tensor_constant"}) {
+    for (StateKind kind : {StateKind::kParameter, StateKind::kBuffer, StateKind::kTensorConstant}) {
       if (!index.input_spec_by_target(kind, alias)) continue;
       words = fmt::format("{} `{}`", state_kind_words(kind), alias);
       break;

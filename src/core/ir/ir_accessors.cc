@@ -123,21 +123,6 @@ const ir::Argument* named_input(const ir::Node& node, std::string_view name) {
   return nullptr;
 }
 
-std::string_view input_spec_kind(const ir::InputSpec& spec) {
-  using K = ir::InputSpec::KindCase;
-  switch (spec.kind_case()) {
-    case K::kUserInput: return "user_input";
-    case K::kParameter: return "parameter";
-    case K::kBuffer: return "buffer";
-    case K::kTensorConstant: return "tensor_constant";
-    case K::kCustomObj: return "custom_obj";
-    case K::kToken: return "token";
-    case K::kConstantInput: return "constant_input";
-    case K::KIND_NOT_SET: return "";
-  }
-  return "";
-}
-
 std::string_view input_spec_arg_name(const ir::InputSpec& spec) {
   using K = ir::InputSpec::KindCase;
   switch (spec.kind_case()) {
@@ -264,34 +249,6 @@ void collect_typed_values(const ir::Argument& a, std::vector<TypedValue>& out) {
 bool is_mutation_output(const ir::OutputSpec& spec) {
   return spec.has_buffer_mutation() || spec.has_parameter_mutation() ||
          spec.has_user_input_mutation();
-}
-
-std::string_view mutation_target_kind(const ir::OutputSpec& spec) {
-  if (spec.has_buffer_mutation()) return "buffer";
-  if (spec.has_parameter_mutation()) return "parameter";
-  return "user_input";
-}
-
-std::string_view mutation_state_kind(std::string_view spec_kind) {
-  if (spec_kind == "buffer_mutation") return "buffer";
-  if (spec_kind == "parameter_mutation") return "parameter";
-  if (spec_kind == "user_input_mutation") return "user_input";
-  return {};
-}
-
-std::string_view mutation_spec_kind(std::string_view state_kind) {
-  if (state_kind == "buffer") return "buffer_mutation";
-  if (state_kind == "parameter") return "parameter_mutation";
-  if (state_kind == "user_input") return "user_input_mutation";
-  return {};
-}
-
-std::string_view state_kind_words(std::string_view kind) {
-  if (kind == "user_input") return "user input";
-  if (kind == "tensor_constant") return "tensor constant";
-  if (kind == "custom_obj") return "custom object";
-  if (kind == "constant_input") return "constant input";
-  return kind;
 }
 
 }  // namespace pt2lint

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/state_kind.h"
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -30,23 +31,13 @@ const ir::Argument* named_input(const ir::Node& node, std::string_view name);
 // What every higher-order op's target starts with ("torch.ops.higher_order.cond", ...).
 inline constexpr std::string_view kHigherOrderPrefix = "torch.ops.higher_order.";
 
-// Accessors over the InputSpec / OutputSpec unions.
-std::string_view input_spec_kind(const ir::InputSpec& spec);    // "buffer", "user_input", ...
+// Accessors over the InputSpec / OutputSpec unions (the kind of an input spec: state_kind.h).
 std::string_view input_spec_arg_name(const ir::InputSpec& spec);  // placeholder the spec names
 std::string_view input_spec_target(const ir::InputSpec& spec);    // FQN, or "" for user inputs
 std::string_view output_spec_kind(const ir::OutputSpec& spec);
 std::string_view output_spec_arg_name(const ir::OutputSpec& spec);  // "" for constant outputs
 std::string_view output_spec_target(const ir::OutputSpec& spec);    // "" when it has none
 bool is_mutation_output(const ir::OutputSpec& spec);  // buffer/parameter/user-input mutation
-// The input spec kind a mutation output writes: "buffer", "parameter" or "user_input".
-std::string_view mutation_target_kind(const ir::OutputSpec& spec);
-// The state a mutation spec kind writes ("buffer_mutation" -> "buffer"), and back; "" for a
-// kind that is not a mutation or a state no mutation writes.
-std::string_view mutation_state_kind(std::string_view spec_kind);
-std::string_view mutation_spec_kind(std::string_view state_kind);
-// An input spec kind in words, for messages: "buffer", "parameter", "user input",
-// "tensor constant"; other kinds as they are.
-std::string_view state_kind_words(std::string_view kind);
 
 // The graph table that holds a value's metadata (Graph.tensor_values, .sym_int_values, ...).
 enum class ValueTable : std::uint8_t { kTensor, kSymInt, kSymBool, kSymFloat };

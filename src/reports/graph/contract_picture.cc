@@ -86,7 +86,7 @@ std::string ContractPictureBuilder::meta_of_value(std::string_view value) const 
 // "buffer", "user input", ...: the kind of the input spec of a placeholder, in words.
 std::string ContractPictureBuilder::state_kind(int placeholder) const {
   const ir::InputSpec* spec = index_.input_spec_for(index_.placeholder_names()[placeholder]);
-  std::string kind = spec == nullptr ? "placeholder" : std::string(input_spec_kind(*spec));
+  std::string kind = spec == nullptr ? "placeholder" : std::string(state_kind_name(state_kind_of(*spec)));
   std::replace(kind.begin(), kind.end(), '_', ' ');
   return kind;
 }

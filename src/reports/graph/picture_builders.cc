@@ -229,7 +229,7 @@ Picture program_picture(const ProgramIndex& index, std::string title) {
   for (int i = 0; i < static_cast<int>(is_written.size()); ++i) {
     if (is_written[i]) continue;
     const ir::InputSpec* spec = index.input_spec_for(index.placeholder_names()[i]);
-    ++unwritten[spec == nullptr ? "placeholder" : std::string(input_spec_kind(*spec))];
+    ++unwritten[spec == nullptr ? "placeholder" : std::string(state_kind_name(state_kind_of(*spec)))];
   }
   for (const auto& [kind, count] : unwritten)
     builder.collapsed_box(fmt::format("{} × {}", count, kind), "read only, not written");

@@ -26,7 +26,7 @@ std::string write_cell(const WritePromise* write) {
                         : fmt::format("in place by <code>{}</code>", escape(write->value_name));
   std::string base = write->base.empty() ? "a new value"
                                          : fmt::format("the update of <code>{}</code>", escape(write->base));
-  return fmt::format("<td>{} <small>{}</small><br>{}: {}<br>value {}</td>", escape(write->kind),
+  return fmt::format("<td>{} <small>{}</small><br>{}: {}<br>value {}</td>", escape(state_kind_name(write->kind)),
                      escape(write->state.text()), how, base, escape(write->value.text()));
 }
 

@@ -12,7 +12,7 @@ bool is_joint_signature(const ir::GraphSignature& signature) {
 
 std::optional<int> gradient_input_spec(const ProgramIndex& index, const ir::OutputSpec& spec) {
   if (spec.has_gradient_to_parameter())
-    return index.input_spec_by_target("parameter", spec.gradient_to_parameter().parameter_name());
+    return index.input_spec_by_target(StateKind::kParameter, spec.gradient_to_parameter().parameter_name());
   if (spec.has_gradient_to_user_input()) {
     std::optional<int> found = index.input_spec_index(spec.gradient_to_user_input().user_input_name());
     if (found && !index.signature().input_specs(*found).has_user_input()) found.reset();
@@ -22,8 +22,8 @@ std::optional<int> gradient_input_spec(const ProgramIndex& index, const ir::Outp
 }
 
 std::string_view gradient_target_words(const ir::OutputSpec& spec) {
-  if (spec.has_gradient_to_parameter()) return "parameter";
-  if (spec.has_gradient_to_user_input()) return "user input";
+  if (spec.has_gradient_to_parameter()) return state_kind_words(StateKind::kParameter);
+  if (spec.has_gradient_to_user_input()) return state_kind_words(StateKind::kUserInput);
   return "";
 }
 

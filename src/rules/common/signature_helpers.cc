@@ -7,14 +7,14 @@
 namespace pt2lint {
 
 std::vector<DeclaredState> declared_state(const ir::GraphSignature& signature,
-                                          std::string_view kind) {
+                                          StateKind kind) {
   std::vector<DeclaredState> states;
   for (int i = 0; i < signature.input_specs_size(); ++i) {
     const ir::InputSpec& spec = signature.input_specs(i);
-    std::string_view spec_kind = input_spec_kind(spec);
+    const StateKind spec_kind = state_kind_of(spec);
     bool is_state = spec.has_parameter() || spec.has_buffer() || spec.has_tensor_constant() ||
                     spec.has_custom_obj();
-    if (!is_state || (!kind.empty() && spec_kind != kind)) continue;
+    if (!is_state || (kind != StateKind::kNone && spec_kind != kind)) continue;
     DeclaredState state;
     state.spec_index = i;
     state.kind = spec_kind;
@@ -76,19 +76,19 @@ std::string count_of(std::size_t count, std::string_view singular, std::string_v
 }
 
 std::string describe_input_role(const ir::InputSpec& spec) {
-  std::string_view kind = input_spec_kind(spec);
+  std::string_view kind = state_kind_name(state_kind_of(spec));
   if (kind.empty()) return "input spec of no known kind";
   std::string_view target = input_spec_target(spec);
   return target.empty() ? std::string(kind) : fmt::format("{} `{}`", kind, target);
 }
 
-std::string_view kind_from_placeholder_prefix(std::string_view placeholder) {
-  if (placeholder.starts_with("p_")) return "parameter";
-  if (placeholder.starts_with("b_")) return "buffer";
-  if (placeholder.starts_with("c_")) return "tensor_constant";
-  if (placeholder.starts_with("obj_")) return "custom_obj";
-  if (placeholder.starts_with("token")) return "token";
-  return "";
+StateKind kind_from_placeholder_prefix(std::string_view placeholder) {
+  if (placeholder.starts_with("p_")) return StateKind::kParameter;
+  if (placeholder.starts_with("b_")) return StateKind::kBuffer;
+  if (placeholder.starts_with("c_")) return StateKind::kTensorConstant;
+  if (placeholder.starts_with("obj_")) return StateKind::kCustomObj;
+  if (placeholder.starts_with("token")) return StateKind::kToken;
+  return StateKind::kNone;
 }
 
 }  // namespace pt2lint

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/state_kind.h"
 #include "program.pb.h"
 
 namespace pt2lint {
@@ -13,16 +14,16 @@ namespace pt2lint {
 // One parameter, buffer, tensor constant or custom object lifted into a placeholder.
 struct DeclaredState {
   int spec_index = -1;
-  std::string_view kind;         // "parameter", "buffer", "tensor_constant", "custom_obj"
+  StateKind kind = StateKind::kNone;  // parameter, buffer, tensor constant, custom object
   std::string_view fqn;          // the spec's target
   std::string_view placeholder;  // the spec's arg name
   bool persistent = true;        // buffers only; unset counts as persistent
   bool persistence_known = false;
 };
 
-// Every state input spec in order; `kind` empty means all kinds.
+// Every state input spec in order; `kind` kNone means all kinds.
 std::vector<DeclaredState> declared_state(const ir::GraphSignature& signature,
-                                          std::string_view kind = {});
+                                          StateKind kind = StateKind::kNone);
 
 // Placeholder names of the user_input specs, in order (constants have none and are skipped).
 std::vector<std::string_view> user_input_names(const ir::GraphSignature& signature);
@@ -44,7 +45,7 @@ std::string describe_input_role(const ir::InputSpec& spec);
 
 // The input kind torch.export's placeholder naming pass gives this name's prefix
 // ("p_" parameter, "b_" buffer, "c_" tensor_constant, "obj_" custom_obj, "token" token),
-// or "" when the name carries no such prefix.
-std::string_view kind_from_placeholder_prefix(std::string_view placeholder);
+// or kNone when the name carries no such prefix.
+StateKind kind_from_placeholder_prefix(std::string_view placeholder);
 
 }  // namespace pt2lint

@@ -24,7 +24,7 @@ class AliasedStateWritten final : public Rule {
     std::set<std::string_view> reported;  // canonical names: one finding per storage
     for (const dataflow::StateWrite& write :
          dataflow::effective_mutations(index, flow.ops(), flow.tracer())) {
-      if (write.kind == "user_input" || !storage.aliased(write.target)) continue;
+      if (write.kind == StateKind::kUserInput || !storage.aliased(write.target)) continue;
       if (!reported.insert(storage.canonical(write.target)).second) continue;
       report(flow, write, storage, sink);
     }

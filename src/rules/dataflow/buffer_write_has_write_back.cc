@@ -42,8 +42,8 @@ class BufferWriteHasWriteBack final : public Rule {
         std::string_view value = output.as_tensor().name();
         const dataflow::Trace& trace = flow.tracer().update_origin(value);
         if (!trace.updated || trace.update_node != n || written_back[trace.placeholder]) continue;
-        std::string_view kind = flow.state(trace.placeholder).kind;
-        if (kind != "buffer" && kind != "user_input") continue;
+        const StateKind kind = flow.state(trace.placeholder).kind;
+        if (kind != StateKind::kBuffer && kind != StateKind::kUserInput) continue;
         LostUpdate& entry = lost[trace.placeholder];
         entry.nodes.push_back(n);
         entry.last_value = value;
@@ -77,7 +77,7 @@ class BufferWriteHasWriteBack final : public Rule {
         "state silently stops changing. A lowering pass that drops an orphaned copy_ leaves "
         "exactly this",
         flow.describe_state(placeholder)));
-    std::string field = state.kind == "buffer" ? "buffer_name" : "user_input_name";
+    std::string field = state.kind == StateKind::kBuffer ? "buffer_name" : "user_input_name";
     finding.fix(fmt::format("add `{}` to the graph outputs before the user outputs, with the output "
                             "spec {}",
                             update.last_value, spec_kind),

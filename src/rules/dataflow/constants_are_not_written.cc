@@ -42,12 +42,12 @@ class ConstantsAreNotWritten final : public Rule {
     std::map<int, ConstantWrites> parameters;
     for (const dataflow::InPlaceWrite& write : dataflow::in_place_writes(index, flow.ops(), flow.tracer())) {
       if (write.placeholder < 0) continue;
-      std::string_view kind = flow.state(write.placeholder).kind;
+      const StateKind kind = flow.state(write.placeholder).kind;
       bool view = write.value != index.placeholder_names()[write.placeholder];
-      if (kind == "tensor_constant") {
+      if (kind == StateKind::kTensorConstant) {
         add_node(constants[write.placeholder], write.node);
         constants[write.placeholder].through_view |= view;
-      } else if (kind == "parameter" && index.dialect() == Dialect::kTraining) {
+      } else if (kind == StateKind::kParameter && index.dialect() == Dialect::kTraining) {
         add_node(parameters[write.placeholder], write.node);
       }
     }
@@ -63,7 +63,7 @@ class ConstantsAreNotWritten final : public Rule {
         if (!output.has_as_tensor()) continue;
         const dataflow::Trace& trace = flow.tracer().update_origin(output.as_tensor().name());
         if (!trace.updated || trace.update_node != n) continue;
-        if (flow.state(trace.placeholder).kind == "tensor_constant") add_node(constants[trace.placeholder], n);
+        if (flow.state(trace.placeholder).kind == StateKind::kTensorConstant) add_node(constants[trace.placeholder], n);
       }
     }
     for (auto& [placeholder, writes] : constants) {

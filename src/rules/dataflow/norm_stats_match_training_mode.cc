@@ -104,7 +104,7 @@ class NormStatsMatchTrainingMode final : public Rule {
         const int p = argument_placeholder(index, node, stat);
         if (p < 0) continue;
         const dataflow::PlaceholderState state = flow.state(p);
-        if (state.kind != "buffer") continue;
+        if (state.kind != StateKind::kBuffer) continue;
         ModuleNorms& module = modules[module_of(state.target)];
         if (module.first_node < 0) module.first_node = n;
         module.any_training = module.any_training || (literal && training);
@@ -115,7 +115,7 @@ class NormStatsMatchTrainingMode final : public Rule {
     // Written statistics of modules whose every norm runs in eval mode, grouped by module.
     std::map<std::string_view, std::vector<std::string_view>> frozen_but_written;
     for (const dataflow::StateWrite& write : dataflow::effective_mutations(index, flow.ops(), flow.tracer())) {
-      if (write.kind != "buffer") continue;
+      if (write.kind != StateKind::kBuffer) continue;
       const std::string_view leaf = write.target.substr(write.target.rfind('.') + 1);  // npos + 1 == 0
       if (leaf != "running_mean" && leaf != "running_var" && leaf != "num_batches_tracked") continue;
       // A statistic updated by hand (an EMA next to an eval-mode norm) is the model's business;

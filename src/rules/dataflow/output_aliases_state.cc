@@ -37,8 +37,8 @@ class OutputAliasesState final : public Rule {
       }
       const dataflow::Trace& root = flow->tracer().alias_root(value);
       if (root.placeholder < 0) continue;
-      std::string_view kind = flow->state(root.placeholder).kind;
-      if (kind != "buffer" && kind != "parameter") continue;
+      const StateKind kind = flow->state(root.placeholder).kind;
+      if (kind != StateKind::kBuffer && kind != StateKind::kParameter) continue;
       report_alias(*flow, i, value, root, sink);
     }
   }

@@ -28,12 +28,12 @@ class SharedStateReadOnly final : public Rule {
       for (const SharedStateUse& use : state.uses) {
         if (use.program == &index.program()) {
           here = &use;
-        } else if (use.written && use.kind == "buffer") {
+        } else if (use.written && use.kind == StateKind::kBuffer) {
           writers += (writers.empty() ? "`" : "`, `") + use.program->name();
           if (first_writer.empty()) first_writer = use.program->name();
         }
       }
-      if (here == nullptr || here->kind != "buffer" || !here->read || here->written || writers.empty())
+      if (here == nullptr || here->kind != StateKind::kBuffer || !here->read || here->written || writers.empty())
         continue;
       writers += "`";
       emit(sink, kSharedStateReadOnly, index.name(),

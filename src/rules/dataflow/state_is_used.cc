@@ -33,7 +33,7 @@ class StateIsUsed final : public Rule {
       if (!flow) {
         flow.emplace(index);
         for (dataflow::StateWrite& write : dataflow::effective_mutations(index, flow->ops(), flow->tracer()))
-          if (write.kind == "tensor_constant") written_constants.push_back(std::move(write));
+          if (write.kind == StateKind::kTensorConstant) written_constants.push_back(std::move(write));
       }
       report(*flow, p, written_constants, sink);
     }

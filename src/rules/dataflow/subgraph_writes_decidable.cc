@@ -23,8 +23,8 @@ class SubgraphWritesDecidable final : public Rule {
     for (const dataflow::UndecidableWrite& write : writes.possible) {
       if (write.placeholder < 0) continue;
       const dataflow::PlaceholderState state = flow.state(write.placeholder);
-      if (state.kind != "buffer" && state.kind != "user_input" && state.kind != "parameter" &&
-          state.kind != "tensor_constant")
+      if (state.kind != StateKind::kBuffer && state.kind != StateKind::kUserInput &&
+          state.kind != StateKind::kParameter && state.kind != StateKind::kTensorConstant)
         continue;
       report(flow, write, state, sink);
     }

@@ -22,7 +22,7 @@ class WrittenStateNeedsInitialValue final : public Rule {
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
     dataflow::ProgramDataflow flow(index);
     for (const InitialStateFact& fact : initial_state_facts(index, flow.ops(), flow.tracer())) {
-      if (fact.kind != "buffer" || fact.verdict != InitialValue::kDepends) continue;
+      if (fact.kind != StateKind::kBuffer || fact.verdict != InitialValue::kDepends) continue;
       auto finding = emit(sink, kWrittenStateNeedsInitialValue, index.name(),
                           fmt::format("buffer `{}` is written by the program and depends on its initial "
                                       "value: {}",

@@ -100,7 +100,7 @@ void InputSpecsMatchPlaceholders::check(const ProgramIndex& index, DiagnosticSin
         emit(sink, kInputSpecsMatchPlaceholders, index.name(),
              fmt::format("graph input {} `{}` has no input spec", position, name));
     finding.at_value(std::string(name)).note(std::string(kLoadRejects));
-    std::string_view kind = kind_from_placeholder_prefix(name);
+    std::string_view kind = state_kind_name(kind_from_placeholder_prefix(name));
     if (!kind.empty()) {
       finding.note(fmt::format("torch.export names a lifted {} like `{}`: that {}'s input "
                                "spec was probably dropped",

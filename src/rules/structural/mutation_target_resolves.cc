@@ -21,19 +21,17 @@ class MutationTargetResolves final : public Rule {
 
 // What one mutation kind must point at.
 struct TargetKind {
-  std::string_view spec_kind;   // "buffer_mutation"
-  std::string_view state_kind;  // input spec kind: "buffer", "parameter", "user_input"
-  std::string_view words;       // "buffer", "parameter", "user input"
+  StateKind state_kind;         // the input spec kind it writes
   std::string_view torch_says;  // torch.export.load's message
 };
 
-constexpr TargetKind kBufferTarget{"buffer_mutation", "buffer", "buffer",
+constexpr TargetKind kBufferTarget{StateKind::kBuffer,
                                    "Buffer output ... does not point to a buffer that exists"};
 constexpr TargetKind kParameterTarget{
-    "parameter_mutation", "parameter", "parameter",
+    StateKind::kParameter,
     "Parameter output ... does not point to a parameter that exists"};
 constexpr TargetKind kUserInputTarget{
-    "user_input_mutation", "user_input", "user input",
+    StateKind::kUserInput,
     "User input output ... does not point to a user input that exists"};
 
 const TargetKind* target_kind(const ir::OutputSpec& spec) {
@@ -45,9 +43,9 @@ const TargetKind* target_kind(const ir::OutputSpec& spec) {
 
 // Names a target of `kind` may take: FQNs for state, placeholder names for user inputs.
 std::vector<NameCandidate> candidates_for(const ir::GraphSignature& signature,
-                                          std::string_view kind) {
+                                          StateKind kind) {
   std::vector<NameCandidate> candidates;
-  if (kind == "user_input") {
+  if (kind == StateKind::kUserInput) {
     for (std::string_view name : user_input_names(signature)) candidates.push_back({name, name});
     return candidates;
   }
@@ -69,14 +67,14 @@ bool written_elsewhere(const ir::GraphSignature& signature, std::string_view tar
 
 // The single state of `kind` the mutation value is computed from and nothing else writes.
 std::optional<DeclaredState> unwritten_source(const ProgramIndex& index, int spec_index,
-                                              std::string_view kind) {
+                                              StateKind kind) {
   const ir::GraphSignature& signature = index.signature();
   std::string_view value = output_spec_arg_name(signature.output_specs(spec_index));
   std::optional<DeclaredState> found;
   for (int source : source_input_specs(index, value)) {
     const ir::InputSpec& spec = signature.input_specs(source);
-    if (input_spec_kind(spec) != kind) continue;
-    std::string_view name = kind == "user_input" ? input_spec_arg_name(spec)
+    if (state_kind_of(spec) != kind) continue;
+    std::string_view name = kind == StateKind::kUserInput ? input_spec_arg_name(spec)
                                                  : input_spec_target(spec);
     if (name.empty() || written_elsewhere(signature, name, spec_index)) continue;
     if (found) return std::nullopt;  // ambiguous
@@ -90,17 +88,18 @@ bool explain_wrong_kind(const ProgramIndex& index, const TargetKind& wanted,
                         std::string_view target, InFlightFinding& finding) {
   for (const DeclaredState& state : declared_state(index.signature())) {
     if (state.fqn != target || state.kind == wanted.state_kind) continue;
-    std::string_view placeholder_kind = kind_from_placeholder_prefix(state.placeholder);
+    const StateKind placeholder_kind = kind_from_placeholder_prefix(state.placeholder);
     if (placeholder_kind == wanted.state_kind) {
       // The target is right; its input spec was rewritten to another kind.
       finding
           .note(fmt::format("input_specs[{}] declares `{}` as a {}, but its placeholder `{}` is "
                             "named like a {}: the {}'s input spec was probably rewritten as a {}",
-                            state.spec_index, target, state.kind, state.placeholder,
-                            wanted.state_kind, wanted.state_kind, state.kind))
+                            state.spec_index, target, state_kind_name(state.kind), state.placeholder,
+                            state_kind_name(wanted.state_kind), state_kind_name(wanted.state_kind),
+                            state_kind_name(state.kind)))
           .fix(fmt::format("declare input_specs[{}] as a {} again", state.spec_index,
-                           wanted.state_kind),
-               wanted.state_kind == "buffer"
+                           state_kind_name(wanted.state_kind)),
+               wanted.state_kind == StateKind::kBuffer
                    ? fmt::format("{{\"buffer\": {{\"arg\": {{\"name\": \"{}\"}}, \"buffer_name\": "
                                  "\"{}\", \"persistent\": true}}}}",
                                  state.placeholder, target)
@@ -108,13 +107,14 @@ bool explain_wrong_kind(const ProgramIndex& index, const TargetKind& wanted,
       return true;
     }
     std::string consequence =
-        state.kind == "parameter" ? "a parameter update needs a parameter_mutation spec"
-        : state.kind == "buffer"  ? "a buffer update needs a buffer_mutation spec"
-                                  : fmt::format("a {} is not mutable state; state that is written "
-                                                "must be registered as a buffer",
-                                                state.kind);
-    finding.note(fmt::format("`{}` is a {} (input_specs[{}]), not a {}; {}", target, state.kind,
-                             state.spec_index, wanted.state_kind, consequence));
+        state.kind == StateKind::kParameter ? "a parameter update needs a parameter_mutation spec"
+        : state.kind == StateKind::kBuffer  ? "a buffer update needs a buffer_mutation spec"
+                                            : fmt::format("a {} is not mutable state; state that is written "
+                                                          "must be registered as a buffer",
+                                                          state_kind_name(state.kind));
+    finding.note(fmt::format("`{}` is a {} (input_specs[{}]), not a {}; {}", target,
+                             state_kind_name(state.kind), state.spec_index,
+                             state_kind_name(wanted.state_kind), consequence));
     return false;  // still worth a "did you mean" for the intended target
   }
   return false;
@@ -124,8 +124,8 @@ bool explain_wrong_kind(const ProgramIndex& index, const TargetKind& wanted,
 // torch.export would give it (`b_` + sanitised FQN) and has no input spec.
 bool explain_dropped_spec(const ProgramIndex& index, const TargetKind& wanted,
                           std::string_view target, InFlightFinding& finding) {
-  if (wanted.state_kind == "user_input" || target.empty()) return false;
-  std::string expected = fmt::format("{}_{}", wanted.state_kind == "buffer" ? "b" : "p",
+  if (wanted.state_kind == StateKind::kUserInput || target.empty()) return false;
+  std::string expected = fmt::format("{}_{}", wanted.state_kind == StateKind::kBuffer ? "b" : "p",
                                      sanitize_state_name(target));
   const std::vector<std::string_view>& placeholders = index.placeholder_names();
   for (int i = 0; i < static_cast<int>(placeholders.size()); ++i) {
@@ -133,9 +133,9 @@ bool explain_dropped_spec(const ProgramIndex& index, const TargetKind& wanted,
     finding
         .note(fmt::format("graph input {} `{}` is named like the {} `{}` but has no input spec: "
                           "the {}'s input spec was probably dropped",
-                          i, expected, wanted.words, target, wanted.words))
+                          i, expected, state_kind_words(wanted.state_kind), target, state_kind_words(wanted.state_kind)))
         .fix(fmt::format("restore the {} input spec for `{}` (placeholder `{}`) at input_specs[{}]",
-                         wanted.words, target, expected, i));
+                         state_kind_words(wanted.state_kind), target, expected, i));
     return true;
   }
   return false;
@@ -154,7 +154,7 @@ void check_spec(const ProgramIndex& index, int i, const TargetKind& kind, Diagno
   InFlightFinding finding =
       emit(sink, info, index.name(),
            fmt::format("output_specs[{}] is a {} of {}, but no {} has that name", i,
-                       kind.spec_kind, shown, kind.words));
+                       mutation_spec_kind(kind.state_kind), shown, state_kind_words(kind.state_kind)));
   finding.at_output_spec(i).at_value(std::string(output_spec_arg_name(spec)));
   finding.state(std::string(target));
 
@@ -176,8 +176,8 @@ void check_spec(const ProgramIndex& index, int i, const TargetKind& kind, Diagno
       std::vector<std::string_view> names;
       for (const NameCandidate& c : candidates) names.push_back(c.name);
       if (!names.empty())
-        finding.note(fmt::format("the program's {}s: {}", kind.words, join_quoted(names)));
-      finding.fix(fmt::format("set the target to the {} this value updates", kind.words));
+        finding.note(fmt::format("the program's {}s: {}", state_kind_words(kind.state_kind), join_quoted(names)));
+      finding.fix(fmt::format("set the target to the {} this value updates", state_kind_words(kind.state_kind)));
     }
   }
   finding.note(fmt::format("torch.export.load rejects this file (\"{}\"); and unlifting could not "

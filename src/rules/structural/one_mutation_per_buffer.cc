@@ -28,12 +28,12 @@ std::string_view input_target(const ir::InputSpec& spec) {
 // State the duplicate's value is computed from that no mutation output writes: the write-back
 // the duplicate most likely replaced.
 std::vector<std::string_view> orphaned_sources(const ProgramIndex& index, std::string_view value,
-                                               std::string_view kind,
+                                               StateKind kind,
                                                const std::unordered_set<std::string_view>& written) {
   std::vector<std::string_view> sources;
   for (int source : source_input_specs(index, value)) {
     const ir::InputSpec& spec = index.signature().input_specs(source);
-    if (input_spec_kind(spec) != kind) continue;
+    if (state_kind_of(spec) != kind) continue;
     std::string_view target = input_target(spec);
     if (!target.empty() && !written.count(target)) sources.push_back(target);
   }
@@ -104,7 +104,7 @@ void OneMutationPerBuffer::check(const ProgramIndex& index, DiagnosticSink& sink
         "so only the last write survives and the other value is silently dropped; torch's "
         "verifier counts mutations by output name and may not notice");
     std::vector<std::string_view> orphans =
-        orphaned_sources(index, value, mutation_target_kind(specs[i]), written);
+        orphaned_sources(index, value, mutation_state_kind(specs[i]), written);
     if (orphans.size() == 1) {
       finding
           .note(fmt::format("did you mean `{}`? the value `{}` is computed from it, and no "

@@ -84,8 +84,8 @@ class Payload {
 enum class Home { kWeights, kConstants, kEither };
 
 Home home_of(const DeclaredState& state) {
-  if (state.kind == "parameter") return Home::kWeights;
-  if (state.kind == "buffer") {
+  if (state.kind == StateKind::kParameter) return Home::kWeights;
+  if (state.kind == StateKind::kBuffer) {
     if (!state.persistence_known) return Home::kEither;
     return state.persistent ? Home::kWeights : Home::kConstants;
   }
@@ -93,10 +93,12 @@ Home home_of(const DeclaredState& state) {
 }
 
 std::string state_words(const DeclaredState& state) {
-  if (state.kind == "buffer" && state.persistence_known)
+  if (state.kind == StateKind::kBuffer && state.persistence_known)
     return fmt::format("{} buffer `{}`", state.persistent ? "persistent" : "non-persistent",
                        state.fqn);
-  return fmt::format("{} `{}`", state.kind == "tensor_constant" ? "tensor constant" : state.kind,
+  // A custom object keeps its report word here ("custom_obj"), as the messages always said.
+  return fmt::format("{} `{}`",
+                     state.kind == StateKind::kTensorConstant ? "tensor constant" : state_kind_name(state.kind),
                      state.fqn);
 }
 
@@ -182,7 +184,7 @@ class StateChecker {
     bool elsewhere = other.present() && other.entry(state.fqn) != nullptr;
     // Newest torch falls back to the constants for a persistent buffer missing from the
     // state dict; older releases and the state_dict() of the unlifted module do not.
-    bool tolerated = elsewhere && state.kind == "buffer";
+    bool tolerated = elsewhere && state.kind == StateKind::kBuffer;
     InFlightFinding finding = emit(
         sink_, info_, index_.name(),
         fmt::format("{} (input_specs[{}]) has no entry in {}{}", state_words(state),
@@ -197,11 +199,11 @@ class StateChecker {
     } else if (home.label() == "weights") {
       finding.note(fmt::format("torch.export.load rejects this file (\"{} {} is not in the state "
                                "dict.\")",
-                               state.kind == "parameter" ? "Parameter" : "Buffer", state.fqn));
+                               state.kind == StateKind::kParameter ? "Parameter" : "Buffer", state.fqn));
     } else {
       finding.note(fmt::format("torch.export.load rejects this file (\"{} {} is not in the "
                                "constants dictionary.\")",
-                               state.kind == "custom_obj" ? "Custom object" : "Constant tensor",
+                               state.kind == StateKind::kCustomObj ? "Custom object" : "Constant tensor",
                                state.fqn));
     }
     std::optional<NearMiss> near = find_near_miss(state.fqn, home.unclaimed_entries(declared_));
@@ -237,7 +239,7 @@ class StateChecker {
       return;
     }
     check_is_param(state, entry);
-    if (entry.use_pickle() || state.kind == "custom_obj") return;  // a pickle, not raw bytes
+    if (entry.use_pickle() || state.kind == StateKind::kCustomObj) return;  // a pickle, not raw bytes
     const ir::TensorMeta* meta =
         entry.has_tensor_meta() ? &entry.tensor_meta() : index_.tensor_meta(state.placeholder);
     if (meta == nullptr) return;
@@ -256,7 +258,7 @@ class StateChecker {
   bool records_omitted() const { return weights_.records_omitted() || constants_.records_omitted(); }
 
   void check_is_param(const DeclaredState& state, const ir::PayloadMeta& entry) {
-    if (state.kind != "parameter" || entry.is_param()) return;
+    if (state.kind != StateKind::kParameter || entry.is_param()) return;
     emit(sink_, info_, index_.name(),
          fmt::format("parameter `{}` (input_specs[{}]) is saved with is_param false", state.fqn,
                      state.spec_index))
@@ -275,7 +277,7 @@ class StateChecker {
                      state_words(state), state.spec_index, weights_.where()))
         .at_input_spec(state.spec_index)
         .state(std::string(state.fqn))
-        .note(state.kind == "buffer"
+        .note(state.kind == StateKind::kBuffer
                   ? fmt::format("torch.export.load rejects this file (\"Non-persistent buffer {} "
                                 "is in the state dict, it should not be.\")",
                                 state.fqn)
