@@ -33,7 +33,7 @@ constexpr std::uint16_t kDeflated = Z_DEFLATED;
 // "Version made by" high bytes whose external attributes hold a Unix mode, as Info-ZIP's
 // unzip reads them (it makes links for each): Unix, Atari ST, BeOS, OS X.
 bool host_has_unix_mode(unsigned host) { return host == 3 || host == 5 || host == 16 || host == 30; }
-constexpr std::size_t kChunk = std::size_t{1} << 20;
+constexpr std::size_t kReadChunk = std::size_t{1} << 20;
 
 std::string minizip_error(int code) {
   switch (code) {
@@ -73,12 +73,12 @@ std::uint64_t inflate_member(ArchiveBytes& bytes, std::uint64_t offset, std::uin
     error = "zlib cannot be initialised";
     return 0;
   }
-  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(compressed, kChunk)), '\0');
+  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(compressed, kReadChunk)), '\0');
   std::uint64_t read = 0;
   std::uint64_t done = 0;
   int status = Z_OK;
   while (status == Z_OK && done < size && read < compressed) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(compressed - read, kChunk));
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(compressed - read, kReadChunk));
     const std::size_t got = bytes.read_at(offset + read, chunk.data(), want);
     if (got == 0) break;
     read += got;
@@ -86,7 +86,7 @@ std::uint64_t inflate_member(ArchiveBytes& bytes, std::uint64_t offset, std::uin
     z.avail_in = static_cast<uInt>(got);
     while (z.avail_in > 0 && done < size && status == Z_OK) {
       z.next_out = reinterpret_cast<Bytef*>(out + done);
-      z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(size - done, kChunk));
+      z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(size - done, kReadChunk));
       const uInt before = z.avail_out;
       status = inflate(&z, Z_NO_FLUSH);
       done += before - z.avail_out;
@@ -392,10 +392,10 @@ bool ZipArchive::copy_stored_bytes(const Member& member,
                                    std::string& error) const {
   std::uint64_t offset = 0;
   if (!data_offset(member, offset, error)) return false;
-  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kChunk)),
+  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kReadChunk)),
                     '\0');
   for (std::uint64_t done = 0; done < member.compressed_size;) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size - done, kChunk));
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size - done, kReadChunk));
     const std::size_t n = handle_->bytes.read_at(offset + done, chunk.data(), want);
     if (n < want) {
       error = fmt::format("the member's data ends after {} of the {} bytes it declares",

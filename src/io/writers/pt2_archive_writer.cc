@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::uint64_t kMaxMembers = 1'000'000;
 constexpr std::uint64_t kZip64Threshold = 0xFFFFFFFFu;  // sizes past this need ZIP64 fields
-constexpr std::size_t kChunk = std::size_t{1} << 20;
+constexpr std::size_t kCopyChunk = std::size_t{1} << 20;
 // 1980-01-01 00:00, the earliest DOS date: a rewritten archive's bytes do not depend on when.
 constexpr uLong kDosEpoch = (1u << 21) | (1u << 16);
 
@@ -37,7 +37,7 @@ using ZipWriter = std::unique_ptr<void, ZipCloser>;
 
 bool write_chunks(zipFile out, std::string_view bytes) {
   while (!bytes.empty()) {
-    const std::size_t n = std::min(bytes.size(), kChunk);
+    const std::size_t n = std::min(bytes.size(), kCopyChunk);
     if (zipWriteInFileInZip(out, bytes.data(), static_cast<unsigned>(n)) != ZIP_OK) return false;
     bytes.remove_prefix(n);
   }
