@@ -13,7 +13,7 @@
 #include "engine/config/config_discovery.h"
 #include "engine/engine.h"
 #include "engine/rule_selection.h"
-#include "reports/graph/contract_pictures.h"
+#include "reports/graph/picture_builders.h"
 #include "reports/graph/finding_pictures.h"
 #include "reports/graph/picture_writers.h"
 

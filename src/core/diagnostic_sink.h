@@ -1,4 +1,4 @@
-// The one channel findings travel through, from rules and frontends to the renderers.
+// The one channel findings travel through, from rules and readers to the renderers.
 #pragma once
 
 #include <vector>

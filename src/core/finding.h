@@ -1,4 +1,4 @@
-// A finding is plain data: produced by rules and frontends, consumed by renderers.
+// A finding is plain data: produced by rules and readers, consumed by renderers.
 #pragma once
 
 #include <optional>

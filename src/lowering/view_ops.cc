@@ -117,15 +117,4 @@ ViewLoweringRule view_lowering(const opschema::OpSchema& schema) {
   return {ViewLowering::kRefused, refusal(schema.name(), schema.overload())};
 }
 
-std::string_view view_lowering_name(ViewLowering kind) {
-  switch (kind) {
-    case ViewLowering::kScatter: return "scatter";
-    case ViewLowering::kInverseView: return "inverse view";
-    case ViewLowering::kIdentity: return "identity";
-    case ViewLowering::kElementScatter: return "scatter per element";
-    case ViewLowering::kRefused: return "refused";
-  }
-  return "";
-}
-
 }  // namespace pt2lint::lowering

@@ -30,6 +30,4 @@ bool is_view_op(const opschema::OpSchema& schema);
 // How writes through `schema` are lowered. Only meaningful for is_view_op(schema).
 ViewLoweringRule view_lowering(const opschema::OpSchema& schema);
 
-std::string_view view_lowering_name(ViewLowering kind);
-
 }  // namespace pt2lint::lowering

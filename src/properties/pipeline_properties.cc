@@ -85,7 +85,7 @@ std::vector<std::string_view> tensors_passed(const ir::Node& node) {
 
 std::string describe(const Finding& f) { return fmt::format("{} [{} {}]", f.message, f.rule_id, f.rule_name); }
 
-// What `lower` writes for a .json input, read back by the JSON frontend: the lowered program
+// What `lower` writes for a .json input, read back by the JSON reader: the lowered program
 // must survive its own file format, not only live in memory.
 // A program without a schema version (possible in a hand-written textproto only) has no
 // JSON form: the reader requires the field, so it stays in memory.

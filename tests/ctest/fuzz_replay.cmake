@@ -3,12 +3,12 @@
 # and runs them on inputs the fuzzers found, under ASan+UBSan in the sanitizer tree. The fuzz
 # build itself (`make fuzz`, clang) is separate.
 set(PT2LINT_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
-set(replay_inputs_zip_frontend_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/demo
+set(replay_inputs_zip_reader_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/demo
     ${CMAKE_SOURCE_DIR}/tests/golden/files/suspicious-archive-layout
     ${CMAKE_SOURCE_DIR}/tests/golden/files/unsafe-archive-member)
-set(replay_inputs_json_frontend_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/json
+set(replay_inputs_json_reader_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/json
     ${CMAKE_SOURCE_DIR}/tests/golden/files/schema-8x)
-set(replay_inputs_textproto_frontend_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/json
+set(replay_inputs_textproto_reader_fuzzer ${CMAKE_SOURCE_DIR}/tests/data/json
     ${CMAKE_SOURCE_DIR}/tests/golden/regressions)
 set(replay_inputs_schema_parser_fuzzer ${CMAKE_SOURCE_DIR}/src/analysis/opschema/bundled)
 set(replay_inputs_pipeline_fuzzer ${CMAKE_SOURCE_DIR}/tests/golden/regressions

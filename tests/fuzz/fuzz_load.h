@@ -1,5 +1,5 @@
-// Shared body of the frontend fuzzers: arbitrary bytes through load_bytes() under a file name
-// that picks the frontend. Any input must end in programs and/or findings; a crash, leak,
+// Shared body of the reader fuzzers: arbitrary bytes through load_bytes() under a file name
+// that picks the reader. Any input must end in programs and/or findings; a crash, leak,
 // hang or sanitizer report is a bug.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Mutations of issue 24's classes, for the frontend fuzzers' custom mutators: a JSON key
+// Mutations of issue 24's classes, for the reader fuzzers' custom mutators: a JSON key
 // written twice in one object, and an archive member name whose letters change case (PyTorch's
 // zip lookup ignores case). Each works on the bytes and falls back to libFuzzer's mutator.
 #pragma once

@@ -21,7 +21,7 @@ namespace {
 
 using namespace pt2lint;
 
-// The frontend is picked by content, so that .pt2 and .json seeds work as they are.
+// The reader is picked by content, so that .pt2 and .json seeds work as they are.
 std::string_view name_for(std::string_view bytes) {
   if (bytes.starts_with("PK")) return "input.pt2";
   if (bytes.find_first_not_of(" \t\r\n") != std::string_view::npos && bytes[bytes.find_first_not_of(" \t\r\n")] == '{')
@@ -56,7 +56,7 @@ const RuleRegistry& registry() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool clean = false;
   const std::vector<ir::Program> programs = load(data, size, clean);
-  if (programs.empty() || !clean) return 0;  // the frontend fuzzers cover broken files
+  if (programs.empty() || !clean) return 0;  // the reader fuzzers cover broken files
   const properties::PipelineResult result = properties::run_pipeline(programs, registry());
   if (result.violations.empty()) return 0;
   for (const std::string& v : result.violations) std::fprintf(stderr, "property violated: %s\n", v.c_str());

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "frontends_test_support.h"
+#include "readers_test_support.h"
 #include "io/readers/pickle_imports.h"
 #include "io/readers/pt2_archive_requirements.h"
 #include "io/readers/zip_directory_record.h"

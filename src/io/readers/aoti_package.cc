@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 
 namespace pt2lint {
 namespace {

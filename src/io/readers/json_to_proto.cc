@@ -12,7 +12,7 @@
 #include "io/readers/json_document.h"
 #include "io/readers/json_schema_tables.h"
 #include "io/readers/json_walker.h"
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 #include "program.pb.h"
 
 namespace pt2lint {

@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
+#include "io/readers/schema_versions.h"
 #include "io/readers/program_json.h"
 #include "io/readers/zip_loader.h"
 

@@ -12,7 +12,7 @@
 #include "io/readers/bare_json_loader.h"
 #include "io/readers/load_bytes.h"
 #include "io/readers/load_context.h"
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 #include "io/readers/textproto_loader.h"
 #include "io/readers/zip_archive.h"
 #include "io/readers/zip_loader.h"

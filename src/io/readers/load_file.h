@@ -1,4 +1,4 @@
-// Entry point of the frontends: turns one file on disk into IR programs, reporting every
+// Entry point of the readers: turns one file on disk into IR programs, reporting every
 // problem with the file itself (malformed-program, unsafe-archive-member,
 // unsupported-schema-version) to the sink instead of failing.
 #pragma once

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
+#include "io/readers/schema_versions.h"
 #include "io/readers/schema_version_peek.h"
 
 namespace pt2lint {

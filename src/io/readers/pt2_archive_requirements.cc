@@ -4,7 +4,7 @@
 #include <simdjson.h>
 
 #include "io/readers/archive_integrity.h"
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 #include "io/readers/pickle_imports.h"
 #include "support/printable.h"
 

@@ -7,6 +7,8 @@
 
 namespace pt2lint {
 
+// The archive version this build understands (the `archive_version` member of a .pt2).
+inline constexpr const char* kSupportedArchiveVersion = "0";
 // The schema major this build reads, and the newest minor it was checked against.
 inline constexpr int kSupportedSchemaMajor = 8;
 inline constexpr int kNewestKnownSchemaMinor = 20;

@@ -9,7 +9,7 @@
 #include <google/protobuf/text_format.h>
 #include <simdjson.h>
 
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 #include "io/readers/program_json.h"
 
 namespace pt2lint {

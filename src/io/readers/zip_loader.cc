@@ -5,7 +5,7 @@
 #include "io/readers/aoti_package.h"
 #include "io/readers/archive_integrity.h"
 #include "io/readers/legacy_zip_loader.h"
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 #include "io/readers/pt2_archive_loader.h"
 
 namespace pt2lint {

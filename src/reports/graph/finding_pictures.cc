@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "analysis/program_index.h"
-#include "reports/graph/contract_pictures.h"
+#include "reports/graph/picture_builders.h"
 #include "reports/graph/picture_writers.h"
 
 namespace pt2lint::graph {

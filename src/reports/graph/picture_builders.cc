@@ -1,4 +1,4 @@
-#include "reports/graph/contract_pictures.h"
+#include "reports/graph/picture_builders.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// Helpers shared by the frontends tests: in-memory zips built with libzip, and finding
+// Helpers shared by the readers' tests: in-memory zips built with libzip, and finding
 // queries over a CollectingSink.
 #pragma once
 

@@ -1,11 +1,11 @@
-// The JSON frontend: old encodings PyTorch still accepts, and hostile documents that must
+// The JSON reader: old encodings PyTorch still accepts, and hostile documents that must
 // each become a finding without costing unbounded time or memory.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "frontends_test_support.h"
+#include "readers_test_support.h"
 
 namespace pt2lint {
 namespace {
@@ -25,7 +25,7 @@ std::string program_json(const std::string& graph_extra = "", int major = 8) {
          std::to_string(major) + R"(, "minor": 17}})";
 }
 
-TEST(FrontendsJson, OldEncodingsLoadWithoutFindings) {
+TEST(ReadersJson, OldEncodingsLoadWithoutFindings) {
   const Loaded r = load_path(kDataDir + "old_encodings.json");
   ASSERT_EQ(r.outcome, LoadOutcome::kLoaded);
   EXPECT_TRUE(r.findings.empty()) << r.dump();
@@ -62,7 +62,7 @@ TEST(FrontendsJson, OldEncodingsLoadWithoutFindings) {
   EXPECT_FALSE(p.program().range_constraints(0).value().has_max_val());
 }
 
-TEST(FrontendsJson, Schema5IsOneFindingAndNotRead) {
+TEST(ReadersJson, Schema5IsOneFindingAndNotRead) {
   const Loaded r = load_path(kDataDir + "schema5_dialect.json");
   ASSERT_EQ(r.file.programs.size(), 1u);
   EXPECT_TRUE(r.file.programs[0].not_checked());
@@ -77,7 +77,7 @@ TEST(FrontendsJson, Schema5IsOneFindingAndNotRead) {
 
 // The 2023-24 form: an integer schema_version, a top-level dialect, and unions with every
 // member present. One finding, whatever else the document holds.
-TEST(FrontendsJson, IntegerSchemaVersionIsOneFinding) {
+TEST(ReadersJson, IntegerSchemaVersionIsOneFinding) {
   const Loaded r = load_memory(
       R"({"graph_module": {"graph": {"inputs": [{"as_none": null, "as_tensor": {"name": "x"}}]},
           "signature": {"inputs_to_parameters": {}}}, "opset_version": {"aten": 10},
@@ -91,7 +91,7 @@ TEST(FrontendsJson, IntegerSchemaVersionIsOneFinding) {
 }
 
 // Text that only looks like the key (inside a string, or a nested map) is not the version.
-TEST(FrontendsJson, SchemaVersionLookalikeIsNotTheVersion) {
+TEST(ReadersJson, SchemaVersionLookalikeIsNotTheVersion) {
   const Loaded r = load_memory(
       R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": []},
           "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": [],
@@ -105,7 +105,7 @@ TEST(FrontendsJson, SchemaVersionLookalikeIsNotTheVersion) {
   EXPECT_FALSE(r.file.programs[0].not_checked());
 }
 
-TEST(FrontendsJson, FolderWalkSkipsJsonThatIsNoProgram) {
+TEST(ReadersJson, FolderWalkSkipsJsonThatIsNoProgram) {
   LoadOptions walk;
   walk.found_by_folder_walk = true;
   EXPECT_EQ(load_path(kDataDir + "not_a_program.json", walk).outcome, LoadOutcome::kSkipped);
@@ -115,7 +115,7 @@ TEST(FrontendsJson, FolderWalkSkipsJsonThatIsNoProgram) {
   EXPECT_GE(direct.count("malformed-program"), 1u);  // missing graph_module, schema_version
 }
 
-TEST(FrontendsJson, WrongTypeNamesPathAndExpectation) {
+TEST(ReadersJson, WrongTypeNamesPathAndExpectation) {
   const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
       "sizes": [{"as_int": "four"}]}})"),
                                "p.json");
@@ -127,7 +127,7 @@ TEST(FrontendsJson, WrongTypeNamesPathAndExpectation) {
   ASSERT_EQ(r.file.programs.size(), 1u);  // the rest of the file is still read
 }
 
-TEST(FrontendsJson, HugeNumbersWhereIntsBelongAreOneFindingEach) {
+TEST(ReadersJson, HugeNumbersWhereIntsBelongAreOneFindingEach) {
   const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
       "sizes": [{"as_int": 1e999}, {"as_int": 1180591620717411303424}, {"as_int": 3}]}})"),
                                "p.json");
@@ -143,7 +143,7 @@ TEST(FrontendsJson, HugeNumbersWhereIntsBelongAreOneFindingEach) {
   EXPECT_EQ(sizes[2].as_int(), 3);
 }
 
-TEST(FrontendsJson, UnknownUnionKindListsValidKinds) {
+TEST(ReadersJson, UnknownUnionKindListsValidKinds) {
   std::string json = program_json();
   json.replace(json.find(R"("output_specs": [])"), 18,
                R"("output_specs": [{"frobnicated_output": {"arg": {"as_tensor": {"name": "y"}}}}])");
@@ -159,7 +159,7 @@ TEST(FrontendsJson, UnknownUnionKindListsValidKinds) {
   EXPECT_EQ(r.file.programs[0].program().graph_module().signature().output_specs_size(), 1);
 }
 
-TEST(FrontendsJson, MissingRequiredFieldIsReported) {
+TEST(ReadersJson, MissingRequiredFieldIsReported) {
   const Loaded r = load_memory(R"({"graph_module": {"graph": {"inputs": [], "outputs": []},
       "signature": {"input_specs": [], "output_specs": []}}, "schema_version": {"major": 8}})",
                                "p.json");
@@ -169,7 +169,7 @@ TEST(FrontendsJson, MissingRequiredFieldIsReported) {
   EXPECT_EQ(r.first("malformed-program")->location.json_path, "graph_module.graph");
 }
 
-TEST(FrontendsJson, TruncatedDocumentIsOneFinding) {
+TEST(ReadersJson, TruncatedDocumentIsOneFinding) {
   const std::string json = program_json();
   for (std::size_t cut : {json.size() / 2, json.size() - 1, std::size_t{1}, std::size_t{20}}) {
     const Loaded r = load_memory(json.substr(0, cut), "p.json");
@@ -178,13 +178,13 @@ TEST(FrontendsJson, TruncatedDocumentIsOneFinding) {
   }
 }
 
-TEST(FrontendsJson, TrailingContentIsReported) {
+TEST(ReadersJson, TrailingContentIsReported) {
   const Loaded r = load_memory(program_json() + " {}", "p.json");
   ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
   EXPECT_NE(r.findings[0].message.find("after the end"), std::string::npos);
 }
 
-TEST(FrontendsJson, NestedHundredThousandDeepIsBounded) {
+TEST(ReadersJson, NestedHundredThousandDeepIsBounded) {
   std::string arrays = R"({"graph_module": {"graph": {"inputs": )";
   arrays += std::string(100000, '[') + std::string(100000, ']') + "}}}";
   const Loaded a = load_memory(arrays, "p.json");
@@ -210,7 +210,7 @@ TEST(FrontendsJson, NestedHundredThousandDeepIsBounded) {
   EXPECT_TRUE(depth_reported) << b.dump().substr(0, 2000);
 }
 
-TEST(FrontendsJson, HugeStringValueIsRefusedWithoutCopy) {
+TEST(ReadersJson, HugeStringValueIsRefusedWithoutCopy) {
   std::string json = R"({"torch_version": ")";
   json.append(std::size_t{200} << 20, 'a');
   json += "\", " + program_json().substr(1);
@@ -222,7 +222,7 @@ TEST(FrontendsJson, HugeStringValueIsRefusedWithoutCopy) {
   EXPECT_TRUE(r.file.programs[0].program().torch_version().empty());
 }
 
-TEST(FrontendsJson, FindingsAreCappedWithASummary) {
+TEST(ReadersJson, FindingsAreCappedWithASummary) {
   std::string sizes;
   for (int i = 0; i < 500; ++i) sizes += std::string(i ? "," : "") + R"({"as_int": 0.5})";
   const Loaded r = load_memory(
@@ -234,7 +234,7 @@ TEST(FrontendsJson, FindingsAreCappedWithASummary) {
       << r.findings.back().message;
 }
 
-TEST(FrontendsJson, NullMeansUnsetButNotForRequiredFields) {
+TEST(ReadersJson, NullMeansUnsetButNotForRequiredFields) {
   const Loaded r = load_memory(program_json(R"(, "tensor_values": {"x": {"dtype": 7,
       "sizes": [], "device": null, "storage_offset": null}}, "is_single_tensor_return": null)"),
                                "p.json");
@@ -244,7 +244,7 @@ TEST(FrontendsJson, NullMeansUnsetButNotForRequiredFields) {
   EXPECT_EQ(bad.count("malformed-program"), 1u) << bad.dump();
 }
 
-TEST(FrontendsJson, BadInputWithoutStructure) {
+TEST(ReadersJson, BadInputWithoutStructure) {
   EXPECT_EQ(load_memory("", "x.pt2").count("malformed-program"), 1u);
   std::string noise;
   for (int i = 0; i < 4096; ++i) noise += static_cast<char>((i * 7919 + 13) % 251);
@@ -254,7 +254,7 @@ TEST(FrontendsJson, BadInputWithoutStructure) {
   EXPECT_EQ(load_memory("  \n[]", "x.json").count("malformed-program"), 1u);
 }
 
-TEST(FrontendsJson, UnreadablePathIsAnError) {
+TEST(ReadersJson, UnreadablePathIsAnError) {
   const Loaded r = load_path("/nonexistent/dir/model.pt2");
   EXPECT_EQ(r.outcome, LoadOutcome::kUnreadable);
   EXPECT_NE(r.file.error.find("/nonexistent/dir/model.pt2"), std::string::npos);

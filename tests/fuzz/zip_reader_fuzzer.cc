@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes through the frontend for zip archives (both layouts).
+// libFuzzer target: arbitrary bytes through the reader for zip archives (both layouts).
 #include "tests/fuzz/fuzz_load.h"
 #include "tests/fuzz/hostile_mutators.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes through the frontend for textproto ProgramSets.
+// libFuzzer target: arbitrary bytes through the reader for textproto ProgramSets.
 #include "tests/fuzz/fuzz_load.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
-// What to draw: a whole program's contract, one state's slice, or one finding's slice with
-// its broken edge marked (see docs/graph.md).
+// Builds the pictures pt2lint draws (contract_picture.h): a whole program's contract, one
+// state's slice, or one finding's slice with its broken edge marked (see docs/graph.md).
 #pragma once
 
 #include <optional>

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "frontends_test_support.h"
+#include "readers_test_support.h"
 #include "test_paths.h"
 
 namespace pt2lint {
@@ -21,7 +21,7 @@ using test_paths::kCorpus;
 #define REQUIRE_CORPUS()                                                      \
   if (!fs::exists(kCorpus / "base")) GTEST_SKIP() << "no corpus at " << kCorpus
 
-TEST(FrontendsCorpus, CleanLayoutsLoadWithoutFindings) {
+TEST(ReadersCorpus, CleanLayoutsLoadWithoutFindings) {
   REQUIRE_CORPUS();
   std::size_t files = 0;
   for (const char* dir : {"base", "legacy", "multi", "big"}) {
@@ -44,7 +44,7 @@ TEST(FrontendsCorpus, CleanLayoutsLoadWithoutFindings) {
   EXPECT_GT(files, 20u);
 }
 
-TEST(FrontendsCorpus, MultiHoldsPrefillAndDecode) {
+TEST(ReadersCorpus, MultiHoldsPrefillAndDecode) {
   REQUIRE_CORPUS();
   const Loaded r = load_path((kCorpus / "multi/kv_prefill_decode.pt2").string());
   ASSERT_EQ(r.file.programs.size(), 2u) << r.dump();
@@ -58,7 +58,7 @@ TEST(FrontendsCorpus, MultiHoldsPrefillAndDecode) {
   }
 }
 
-TEST(FrontendsCorpus, ParseLevelCorruptions) {
+TEST(ReadersCorpus, ParseLevelCorruptions) {
   REQUIRE_CORPUS();
   for (const char* base : {"counter", "conv_bn_train"}) {
     const std::string stem = (kCorpus / "corrupt" / base).string();
@@ -106,7 +106,7 @@ TEST(FrontendsCorpus, ParseLevelCorruptions) {
 }
 
 // Not a benchmark, a tripwire: the whole check has 50 ms, loading must stay a part of it.
-TEST(FrontendsCorpus, BigProgramLoadsQuickly) {
+TEST(ReadersCorpus, BigProgramLoadsQuickly) {
   REQUIRE_CORPUS();
   const std::string path = (kCorpus / "big/kv_nested_256l.pt2").string();
   double best_ms = 1e9;

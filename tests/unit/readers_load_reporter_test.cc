@@ -6,7 +6,7 @@
 
 #include "core/rule_filter.h"
 #include "io/readers/load_reporter.h"
-#include "io/readers/load_rules.h"
+#include "core/rule_catalogue.h"
 
 namespace pt2lint {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "frontends_test_support.h"
+#include "readers_test_support.h"
 #include "io/readers/zip_archive.h"
 
 namespace pt2lint {
@@ -39,7 +39,7 @@ std::vector<ZipEntry> pt2_entries(const std::string& root = "m") {
   };
 }
 
-TEST(FrontendsZip, Pt2ArchiveBuiltInTestLoads) {
+TEST(ReadersZip, Pt2ArchiveBuiltInTestLoads) {
   const Loaded r = load_memory(make_zip(pt2_entries()));
   ASSERT_TRUE(r.findings.empty()) << r.dump();
   ASSERT_EQ(r.file.programs.size(), 1u);
@@ -59,7 +59,7 @@ TEST(FrontendsZip, Pt2ArchiveBuiltInTestLoads) {
   EXPECT_EQ(p.constants().records_size(), 0);
 }
 
-TEST(FrontendsZip, DeflatedMembersAreRead) {
+TEST(ReadersZip, DeflatedMembersAreRead) {
   auto entries = pt2_entries();
   for (auto& e : entries) e.compress = true;
   const Loaded r = load_memory(make_zip(entries));
@@ -67,7 +67,7 @@ TEST(FrontendsZip, DeflatedMembersAreRead) {
   EXPECT_EQ(r.file.programs.size(), 1u);
 }
 
-TEST(FrontendsZip, ArchiveVersionAndFormatAreChecked) {
+TEST(ReadersZip, ArchiveVersionAndFormatAreChecked) {
   auto entries = pt2_entries();
   entries[4].data = "pt3";
   entries[5].data = "7";
@@ -79,7 +79,7 @@ TEST(FrontendsZip, ArchiveVersionAndFormatAreChecked) {
   EXPECT_EQ(r.file.programs.size(), 1u);
 }
 
-TEST(FrontendsZip, NoModelIsMalformed) {
+TEST(ReadersZip, NoModelIsMalformed) {
   auto entries = pt2_entries();
   entries.erase(entries.begin() + 3);
   const Loaded r = load_memory(make_zip(entries));
@@ -88,7 +88,7 @@ TEST(FrontendsZip, NoModelIsMalformed) {
             std::string::npos);
 }
 
-TEST(FrontendsZip, LegacyLayoutBuiltInTestLoads) {
+TEST(ReadersZip, LegacyLayoutBuiltInTestLoads) {
   const Loaded r = load_memory(make_zip({{"serialized_exported_program.json", kProgram},
                                          {"serialized_state_dict.pt", "not read"},
                                          {"version", "8.17"}}));
@@ -101,13 +101,13 @@ TEST(FrontendsZip, LegacyLayoutBuiltInTestLoads) {
   EXPECT_EQ(no_version.count("malformed-program"), 1u) << no_version.dump();
 }
 
-TEST(FrontendsZip, NeitherLayoutIsMalformed) {
+TEST(ReadersZip, NeitherLayoutIsMalformed) {
   const Loaded r = load_memory(make_zip({{"readme.txt", "hello"}, {"dir/a.json", "{}"}}));
   ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
   EXPECT_TRUE(r.file.programs.empty());
 }
 
-TEST(FrontendsZip, UnsafeMembersAreReportedAndIgnored) {
+TEST(ReadersZip, UnsafeMembersAreReportedAndIgnored) {
   auto entries = pt2_entries();
   entries.insert(entries.begin(), {"../../etc/passwd", "x"});  // not the root-folder source
   entries.push_back({"/abs/path", "x"});
@@ -121,7 +121,7 @@ TEST(FrontendsZip, UnsafeMembersAreReportedAndIgnored) {
   EXPECT_EQ(r.first("unsafe-archive-member")->location.archive_member, "../../etc/passwd");
 }
 
-TEST(FrontendsZip, DuplicateNamesAreUnsafe) {
+TEST(ReadersZip, DuplicateNamesAreUnsafe) {
   // libzip refuses duplicates when writing, so rename one entry's bytes in place.
   auto entries = pt2_entries();
   entries.push_back({"m/models/modeX.json", kProgram});
@@ -136,7 +136,7 @@ TEST(FrontendsZip, DuplicateNamesAreUnsafe) {
   EXPECT_EQ(r.file.programs.size(), 1u);  // the first copy is read, the second is not
 }
 
-TEST(FrontendsZip, TruncatedZipIsOneFinding) {
+TEST(ReadersZip, TruncatedZipIsOneFinding) {
   const std::string bytes = make_zip(pt2_entries());
   for (std::size_t cut : {bytes.size() - 1, bytes.size() - 30, bytes.size() / 2, std::size_t{10}}) {
     const Loaded r = load_memory(bytes.substr(0, cut));
@@ -145,7 +145,7 @@ TEST(FrontendsZip, TruncatedZipIsOneFinding) {
   }
 }
 
-TEST(FrontendsZip, LyingSizesAndOffsetsAreFindings) {
+TEST(ReadersZip, LyingSizesAndOffsetsAreFindings) {
   const std::string good = make_zip(pt2_entries());
   const std::size_t cd = testing_support::central_directory(good);
   ASSERT_NE(cd, std::string::npos);
@@ -183,7 +183,7 @@ TEST(FrontendsZip, LyingSizesAndOffsetsAreFindings) {
 
 // A weights config of 256 KB or more is converted on a second thread, and the program JSON's
 // CRC-32 is checked there too: the same findings as the one-thread path.
-TEST(FrontendsZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
+TEST(ReadersZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
   std::string config = R"({"config": {)";
   for (int i = 0; i < 4000; ++i) {
     if (i != 0) config += ", ";
@@ -212,7 +212,7 @@ TEST(FrontendsZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
   EXPECT_EQ(r.file.programs[0].weights().config().config_size(), 4000);
 }
 
-TEST(FrontendsZip, MemberNameChecks) {
+TEST(ReadersZip, MemberNameChecks) {
   EXPECT_EQ(unsafe_member_name_reason("root/models/model.json"), "");
   EXPECT_EQ(unsafe_member_name_reason("root/..data/x"), "");
   EXPECT_NE(unsafe_member_name_reason(".."), "");
@@ -222,7 +222,7 @@ TEST(FrontendsZip, MemberNameChecks) {
   EXPECT_NE(unsafe_member_name_reason(""), "");
 }
 
-TEST(FrontendsZip, TextprotoFilesLoad) {
+TEST(ReadersZip, TextprotoFilesLoad) {
   const std::string dir = std::string(PT2LINT_TESTS_DIR) + "/data/json/";
   const auto set = testing_support::load_path(dir + "program.textproto");
   EXPECT_TRUE(set.findings.empty()) << set.dump();

@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes through the frontend for program JSON documents.
+// libFuzzer target: arbitrary bytes through the reader for program JSON documents.
 #include "tests/fuzz/fuzz_load.h"
 #include "tests/fuzz/hostile_mutators.h"
 

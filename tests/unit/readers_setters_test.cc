@@ -27,7 +27,7 @@ namespace pb = google::protobuf;
 
 using test_paths::kCorpus;
 
-TEST(FrontendsSetters, EveryEntryMatchesOneFieldOfItsType) {
+TEST(ReadersSetters, EveryEntryMatchesOneFieldOfItsType) {
   const pb::FileDescriptor* file = ir::Program::descriptor()->file();
   int with_setters = 0;
   for (int i = 0; i < file->message_type_count(); ++i) {
@@ -103,7 +103,7 @@ void expect_same(const PaddedBytes& json, const pb::Message& prototype, const st
   EXPECT_EQ(findings_text(sink_a), findings_text(sink_b)) << what;
 }
 
-TEST(FrontendsSetters, SameProtosAndFindingsAsReflectionOnTheCorpus) {
+TEST(ReadersSetters, SameProtosAndFindingsAsReflectionOnTheCorpus) {
   if (!fs::exists(kCorpus / "base")) GTEST_SKIP() << "no corpus at " << kCorpus;
   std::size_t documents = 0;
   for (const char* dir : {"base", "legacy", "multi", "big", "corrupt"}) {
@@ -131,7 +131,7 @@ TEST(FrontendsSetters, SameProtosAndFindingsAsReflectionOnTheCorpus) {
   EXPECT_GT(documents, 100u);
 }
 
-TEST(FrontendsSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
+TEST(ReadersSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
   const std::string dir = std::string(PT2LINT_TESTS_DIR) + "/data/json/";
   std::vector<std::string> documents;
   for (const auto& entry : fs::directory_iterator(dir)) {
