@@ -237,6 +237,7 @@ def test_report_is_a_typed_sequence_of_findings(pkg, broken_pt2, tmp_path):
     assert isinstance(finding.source, pkg.SourceLine) and finding.source.line > 0
     for edit in finding.fix.edits:
         assert isinstance(edit, pkg.Edit) and edit["op"] == edit.op  # the dict view of 0.1
+        assert edit.safety == "safe" and edit.safe and edit.proof and edit.proof_text  # docs/fix.md
     counts = report.counts
     assert (counts.errors, counts.new_errors, counts.baselined_errors) == (1, 1, 0)
     assert counts.errors == report.summary["errors"]

@@ -121,7 +121,7 @@ Outcome fix_file(const RuleRegistry& registry, const FixOptions& options, const 
       if (options.quiet || options.dry_run) break;
       std::cerr << fmt::format("{}:{}: {}: {}\n", input, program.name(), cause.kind, cause.message);
       for (const SignatureEdit& edit : cause.edits)
-        std::cerr << "  edit" << (repair.labels[edit.sequence].safe ? "" : " (unsafe)") << ": " << describe_edit(edit)
+        std::cerr << "  edit" << (edit.proof.safe() ? "" : " (unsafe)") << ": " << describe_edit(edit)
                   << '\n';
     }
     // The targets followed a rename of the state: the program records the mapping, so that

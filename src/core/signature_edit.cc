@@ -20,6 +20,19 @@ std::string_view edit_op_name(EditOp op) {
   return "";
 }
 
+std::string_view edit_evidence_name(EditEvidence evidence) {
+  switch (evidence) {
+    case EditEvidence::kNone: return "";
+    case EditEvidence::kDataflow: return "dataflow";
+    case EditEvidence::kLayout: return "layout";
+    case EditEvidence::kExactNames: return "exact-names";
+    case EditEvidence::kSavedState: return "saved-state";
+    case EditEvidence::kMajority: return "majority";
+    case EditEvidence::kNameSimilarity: return "name-similarity";
+  }
+  return "";
+}
+
 std::string describe_edit(const SignatureEdit& e) {
   switch (e.op) {
     case EditOp::kRetarget:

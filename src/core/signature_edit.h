@@ -24,6 +24,28 @@ enum class EditOp {
 
 std::string_view edit_op_name(EditOp op);  // "retarget", "move", ...
 
+// What decided an edit (docs/fix.md, "Safe and unsafe edits"). Every kind but name similarity
+// is proof: those edits are safe, applied by default. An edit decided by name similarity only
+// is unsafe: listed, and applied only with `fix --unsafe-fixes`. kNone (no proof recorded) is
+// never treated as safe.
+enum class EditEvidence {
+  kNone,
+  kDataflow,        // update origins, last updates, fresh values (and the out_spec's leaf count)
+  kLayout,          // the output layout PyTorch pairs by, or the positions of inputs
+  kExactNames,      // the same names on both sides: a spec and the value it names, identical specs
+  kSavedState,      // the saved weights and constants: is_param, torch.export's placeholder name
+  kMajority,        // most of the sources (input spec, saved state, targets, placeholder) agree
+  kNameSimilarity,  // only a near name picks among candidates of one shape and dtype
+};
+
+std::string_view edit_evidence_name(EditEvidence evidence);  // "dataflow", ... ("" for kNone)
+
+struct EditProof {
+  EditEvidence evidence = EditEvidence::kNone;
+  std::string reason{};  // the evidence in words, for the report and `fix`'s messages
+  bool safe() const { return evidence != EditEvidence::kNone && evidence != EditEvidence::kNameSimilarity; }
+};
+
 struct SignatureEdit {
   EditOp op = EditOp::kRetarget;
   int spec = -1;               // index into output_specs (input_specs for *Input* ops)
@@ -34,6 +56,7 @@ struct SignatureEdit {
   std::string from{};            // the name the edit replaces (rename, set_value)
   std::optional<bool> persistent{};  // for kInputKind to a buffer
   int sequence = 0;            // order of application among all edits of the program
+  EditProof proof{};           // what decided it (set by the repair planner)
 };
 
 // One line in words: "retarget output_specs[3] to buffer_mutation of `k_cache`".

@@ -9,6 +9,7 @@
 #include "analysis/program_index.h"
 #include "analysis/state/name_suggestions.h"
 #include "core/rule_catalogue.h"
+#include "diagnosis/edit_labels.h"
 #include "diagnosis/planner.h"
 
 namespace pt2lint::diagnosis {
@@ -50,12 +51,6 @@ int targets_naming(const std::vector<OutputSlot>& slots, std::string_view fqn) {
 bool placeholder_names(std::string_view placeholder, std::string_view fqn) {
   const std::string_view rest = placeholder_kind(placeholder).second;
   return !rest.empty() && sanitize_state_name(rest) == sanitize_state_name(fqn);
-}
-
-EditLabel by_name_label(bool by_name, std::string_view entry) {
-  if (!by_name) return {};
-  return {false, fmt::format("name similarity only: several saved entries have the shape and dtype, and "
-                             "`{}` is the one whose name is near", entry)};
 }
 
 }  // namespace
@@ -177,14 +172,15 @@ void Planner::reconcile_state_names() {
       SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(state_kind_name(state_kind_of(spec))), entry.key, {},
                          spec_name};
       if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
-      apply(cause, std::move(edit), by_name_label(by_name, entry.key));
+      apply(cause, std::move(edit), by_name ? by_name_similarity(entry.key) : EditProof{});
     } else {
       cause.kind = "state-entry-renamed";
       cause.message = fmt::format("the saved state entry `{}` was renamed on its own: input_specs[{}]{} "
                                   "name the state `{}`", entry.key, j,
                                   targets_spec > 0 ? ", the write-back targets" : "", spec_name);
       // A rename without an output spec: the saved entry's key.
-      apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key}, by_name_label(by_name, entry.key));
+      apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key},
+          by_name ? by_name_similarity(entry.key) : EditProof{});
     }
     add_cause(std::move(cause));
   }

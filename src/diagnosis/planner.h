@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/root_cause.h"
-#include "diagnosis/edit_labels.h"
 #include "diagnosis/output_facts.h"
 #include "diagnosis/signature_draft.h"
 
@@ -31,13 +30,14 @@ class Planner {
   void reconcile_state_names();
   void restore_written_constants();
   void plan_outputs();  // plan_outputs.cc
-  std::vector<RootCause> take() { return std::move(causes_); }
-  EditLabels take_labels() { return std::move(labels_); }
+  // The causes, every edit labelled with what decided it (proof_of its cause's final kind,
+  // unless the phase that proposed it gave its own).
+  std::vector<RootCause> take();
   const SignatureDraft& draft() const { return draft_; }
 
  private:
-  // Adds `edit` to `cause` and applies it to the draft.
-  void apply(RootCause& cause, SignatureEdit edit, EditLabel label = {});
+  // Adds `edit` to `cause` and applies it to the draft; `proof`, when given, is what decided it.
+  void apply(RootCause& cause, SignatureEdit edit, EditProof proof = {});
   void declare_states();
   std::optional<DeclaredState> state_of_placeholder(int placeholder) const;
   std::optional<DeclaredState> resolve_target(const ir::OutputSpec& spec) const;
@@ -65,7 +65,6 @@ class Planner {
   std::vector<DeclaredState> states_;        // by input spec
   std::map<int, int> state_by_placeholder_;  // placeholder -> index into states_
   std::vector<RootCause> causes_;
-  EditLabels labels_;
   int sequence_ = 0;
 };
 

@@ -4,61 +4,35 @@
 
 #include "analysis/program_index.h"
 #include "core/ir/treespec.h"
+#include "diagnosis/edit_labels.h"
 #include "diagnosis/planner.h"
 
 namespace pt2lint::diagnosis {
 
-std::vector<RootCause> plan_repairs(const ProgramIndex& index, EditLabels* labels) {
+std::vector<RootCause> plan_repairs(const ProgramIndex& index) {
   if (!graph_is_sound(index)) return {};
   SignatureDraft draft;
   const bool paired = read_draft(index.exported(), draft);
   Planner planner(index, std::move(draft), paired);
   planner.plan_inputs();
   planner.plan_outputs();
-  if (labels != nullptr) *labels = planner.take_labels();
   return planner.take();
 }
 
-namespace {
-
-// The evidence that decides each kind of cause's edits (docs/fix.md, "proven by").
-std::string_view proof_of(std::string_view kind) {
-  static constexpr std::pair<std::string_view, std::string_view> kProofs[] = {
-      {"pairing", "dataflow: the update origin of each value, and the out_spec's leaf count"},
-      {"swap", "dataflow: each value is the update of the other state"},
-      {"rename", "dataflow: the update origin of each value; the input specs and the saved state agree on the name"},
-      {"state-renamed", "dataflow: the update origin of each value; the input specs and the saved state agree on the new name"},
-      {"wrong-target", "dataflow: the update origin of the value"},
-      {"duplicated-target", "dataflow: the update origin of the orphaned value"},
-      {"duplicated-write-back", "the same value is written back twice"},
-      {"dropped-write-back", "dataflow: the last update of the state, which no output returns"},
-      {"user-output-as-write-back", "dataflow: a fresh value, and the state's own update elsewhere"},
-      {"write-back-as-user-output", "dataflow: the update origin of the value; the out_spec's leaf count"},
-      {"undefined-write-back-value", "dataflow: the last update of the target, which no output returns"},
-      {"misaligned-specs", "the names: each spec names the value at another position"},
-      {"misplaced-mutation", "the layout PyTorch pairs outputs by: tokens, write-backs in input order, user outputs"},
-      {"misplaced-token", "the layout PyTorch pairs outputs by: tokens first"},
-      {"extra-user-output", "the two specs are identical, and removing either gives one order"},
-      {"placeholder-renamed", "the positions: the spec's name is defined nowhere, the placeholder has no spec"},
-      {"input-spec-dropped", "torch.export's placeholder name, shape and dtype of the one undeclared saved entry"},
-      {"buffer-declared-as-parameter", "the saved weights' is_param false"},
-      {"constant-was-buffer", "dataflow: the graph computes the constant's update and an output writes it back"},
-      {"spec-renamed", "the majority of the sources: the saved state, the write-back targets and the placeholder's name"},
-      {"state-entry-renamed", "the majority of the sources: the input spec, the write-back targets and the placeholder's name"},
-  };
-  for (const auto& [name, proof] : kProofs)
-    if (name == kind) return proof;
-  return {};
-}
-
-}  // namespace
-
-void Planner::apply(RootCause& cause, SignatureEdit edit, EditLabel label) {
+void Planner::apply(RootCause& cause, SignatureEdit edit, EditProof proof) {
   edit.sequence = sequence_++;
-  if (label.proof.empty()) label.proof = std::string(proof_of(cause.kind));
-  labels_[edit.sequence] = std::move(label);
+  edit.proof = std::move(proof);
   apply_edit(draft_, edit);
   cause.edits.push_back(std::move(edit));
+}
+
+std::vector<RootCause> Planner::take() {
+  // Labelled here, not in apply(): a cause may change kind after its first edits (a pairing of
+  // two retargets is a swap), and its edits are proven by what it turned out to be.
+  for (RootCause& cause : causes_)
+    for (SignatureEdit& edit : cause.edits)
+      if (edit.proof.evidence == EditEvidence::kNone) edit.proof = proof_of(cause.kind, edit.op);
+  return std::move(causes_);
 }
 
 void Planner::add_cause(RootCause cause) {

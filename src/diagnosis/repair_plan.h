@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/root_cause.h"
-#include "diagnosis/edit_labels.h"
 
 namespace pt2lint {
 
@@ -18,8 +17,8 @@ namespace diagnosis {
 // Empty when the graph itself is unsound (no dataflow facts) or nothing needs repair.
 // Edits of all causes apply in the order given: each index refers to the signature as the
 // earlier edits left it.
-// `labels` (optional) receives what decided each edit, by sequence.
-std::vector<RootCause> plan_repairs(const ProgramIndex& index, EditLabels* labels = nullptr);
+// Every edit carries its proof (SignatureEdit::proof: safe or unsafe, and what decided it).
+std::vector<RootCause> plan_repairs(const ProgramIndex& index);
 
 }  // namespace diagnosis
 }  // namespace pt2lint

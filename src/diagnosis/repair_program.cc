@@ -32,7 +32,7 @@ ProgramRepair repair_program(ir::Program& program, const RepairOptions& options)
                        "defined twice), so no dataflow fact about its outputs can be trusted";
       return repair;
     }
-    repair.causes = plan_repairs(index, &repair.labels);
+    repair.causes = plan_repairs(index);
   }
   for (const RootCause& cause : repair.causes) {
     if (!cause.ambiguity.empty()) {
@@ -46,8 +46,8 @@ ProgramRepair repair_program(ir::Program& program, const RepairOptions& options)
   if (!options.unsafe_fixes) {
     std::string unsafe;
     for (const SignatureEdit& edit : repair.edits) {
-      const EditLabel& label = repair.labels[edit.sequence];
-      if (!label.safe) unsafe += (unsafe.empty() ? "" : "; ") + describe_edit(edit) + " (" + label.proof + ")";
+      if (!edit.proof.safe())
+        unsafe += (unsafe.empty() ? "" : "; ") + describe_edit(edit) + " (" + edit.proof.reason + ")";
     }
     if (!unsafe.empty()) {
       repair.refusal = "the repair needs --unsafe-fixes: decided by name similarity only: " + unsafe;

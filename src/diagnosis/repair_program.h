@@ -7,7 +7,6 @@
 
 #include "program.pb.h"
 #include "core/root_cause.h"
-#include "diagnosis/edit_labels.h"
 #include "diagnosis/signature_draft.h"
 
 namespace pt2lint::diagnosis {
@@ -15,9 +14,8 @@ namespace pt2lint::diagnosis {
 struct ProgramRepair {
   std::vector<RootCause> causes;
   std::vector<SignatureEdit> edits;  // every cause's edits, in the order they apply
-  EditLabels labels;                 // what decided each edit, by sequence
   std::string refusal;  // non-empty: no edit was applied, and why (an ambiguity, ...)
-  bool needs_unsafe = false;  // refused only because an edit is unsafe (see SignatureEdit::safe)
+  bool needs_unsafe = false;  // refused only because an edit is unsafe (SignatureEdit::proof)
   bool state_entries_renamed = false;  // a weights/constants config key changed
   // State renamed consistently by the pass (specs and saved state) whose write-back targets
   // followed: clean name -> name now, for the mapping the program records (lowering).

@@ -21,6 +21,14 @@ void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   if (!edit.from.empty()) json.field("from", edit.from);
   if (edit.persistent) json.field("persistent", *edit.persistent);
   json.field("sequence", edit.sequence);
+  // Additive: what decided the edit. "safe" edits `pt2lint fix` applies by default; "unsafe" ones
+  // (decided by name similarity only) only with --unsafe-fixes. An edit without a recorded proof
+  // is unsafe and has no `proof`.
+  json.field("safety", edit.proof.safe() ? "safe" : "unsafe");
+  if (edit.proof.evidence != EditEvidence::kNone) {
+    json.field("proof", edit_evidence_name(edit.proof.evidence));
+    if (!edit.proof.reason.empty()) json.field("proof_text", edit.proof.reason);
+  }
   json.end_object();
 }
 

@@ -111,11 +111,22 @@ void write_logical_locations(JsonWriter& json, const std::string& artifact, cons
 // A .pt2 is a zip whose program JSON is usually compressed, so no byte range of the file
 // can be replaced honestly: the one replacement SARIF requires is empty (it changes
 // nothing), the edits travel as data in the fix's properties (the objects of the JSON
-// report's fix.edits), and the description names the command that applies them.
+// report's fix.edits, each with its safety and proof), and the description names the command
+// that applies them and labels each edit. A fix with an unsafe edit (name similarity only) is
+// unsafe as a whole: its command carries --unsafe-fixes, without which `fix` refuses it.
 void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix& fix) {
-  std::string command = "pt2lint fix " + artifact + " -o " + artifact;
-  std::string text = fix.description + "\nThe edits, which `" + command + "` applies:";
-  for (const SignatureEdit& edit : fix.edits) text += "\n- " + describe_edit(edit);
+  const bool safe = std::all_of(fix.edits.begin(), fix.edits.end(),
+                                [](const SignatureEdit& edit) { return edit.proof.safe(); });
+  std::string command = "pt2lint fix " + artifact + " -o " + artifact + (safe ? "" : " --unsafe-fixes");
+  std::string text = fix.description + "\nThe edits, which `" + command + "` applies" +
+                     (safe ? " (safe: every edit is proven)"
+                           : " (unsafe: an edit is decided by name similarity only, not proven)") +
+                     ":";
+  for (const SignatureEdit& edit : fix.edits) {
+    text += "\n- " + describe_edit(edit) + " [" + (edit.proof.safe() ? "safe" : "unsafe");
+    if (edit.proof.evidence != EditEvidence::kNone) text += ", " + std::string(edit_evidence_name(edit.proof.evidence));
+    text += "]";
+  }
   json.key("fixes").begin_array().begin_object();
   json.key("description").begin_object().field("text", text).end_object();
   json.key("artifactChanges").begin_array().begin_object();
@@ -125,6 +136,7 @@ void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix
   json.end_object().end_array();
   json.end_object().end_array();
   json.key("properties").begin_object().field("command", command);
+  json.field("safety", safe ? "safe" : "unsafe");  // additive: "unsafe" when any edit is
   json.key("edits").begin_array();
   for (const SignatureEdit& edit : fix.edits) write_edit(json, edit);
   json.end_array().end_object();

@@ -6,7 +6,8 @@
 
 namespace pt2lint {
 
-// Only the fields that apply to the edit's op are written.
+// Only the fields that apply to the edit's op are written, then what decided it (`safety`,
+// `proof`, `proof_text`).
 void write_edit(JsonWriter& json, const SignatureEdit& edit);
 
 }  // namespace pt2lint

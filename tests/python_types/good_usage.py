@@ -12,7 +12,7 @@ def error_rules(path: Path) -> List[str]:
     for finding in report.errors:
         if finding.fix is not None:
             for edit in finding.fix.edits:
-                print(edit.op, edit.sequence, edit.to_json())
+                print(edit.op, edit.sequence, edit.safe, edit.proof, edit.to_json())
         if finding.source is not None:
             print(f"{finding.source.file}:{finding.source.line}")
     counts: pt2lint.Counts = report.counts

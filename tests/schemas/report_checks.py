@@ -236,6 +236,15 @@ def sarif_fixes_match(report, text):
             problems.append(f"results[{i}] ({f['rule']}): fixes {'missing' if wants else 'unexpected'}")
         elif wants and result["fixes"][0]["properties"]["edits"] != f["fix"]["edits"]:
             problems.append(f"results[{i}]: fixes' edits differ from the JSON report's")
+        elif wants:
+            # The fix is unsafe as a whole when any edit is, and says so (docs/fix.md).
+            safe = all(e["safety"] == "safe" for e in f["fix"]["edits"])
+            fix = result["fixes"][0]
+            if fix["properties"].get("safety") != ("safe" if safe else "unsafe"):
+                problems.append(f"results[{i}]: fixes' safety {fix['properties'].get('safety')}, want "
+                                f"{'safe' if safe else 'unsafe'}")
+            if ("--unsafe-fixes" in fix["properties"]["command"]) == safe:
+                problems.append(f"results[{i}]: the fix command and its safety disagree")
     return problems
 
 

@@ -76,6 +76,22 @@ def main():
         next(f for f in broken["files"] if f["findings"])["findings"][0]["severity"] = "fatal"
         if not problems_of(report_schema, broken, "x"):
             problems.append("the report schema accepts the severity `fatal`")
+    # Every repair edit says whether it is safe and what decided it (docs/fix.md).
+    edits = [e for f in report["files"] for x in f["findings"] for e in x.get("fix", {}).get("edits", [])]
+    if not edits:
+        problems.append("no repair edit in the checked files: the edit schema went untested")
+    else:
+        labels = sorted({(e["safety"], e["proof"]) for e in edits})
+        print("edit labels seen (safety, proof): " + ", ".join(f"{s} {p}" for s, p in labels))
+        for key, bad in (("safety", "maybe"), ("proof", None)):
+            broken = copy.deepcopy(report)
+            edit = next(e for f in broken["files"] for x in f["findings"] for e in x.get("fix", {}).get("edits", []))
+            if bad is None:
+                del edit[key]
+            else:
+                edit[key] = bad
+            if not problems_of(report_schema, broken, "x"):
+                problems.append(f"the report schema accepts an edit with {key} {'missing' if bad is None else bad}")
 
     for problem in problems[:30]:
         print(problem)

@@ -82,6 +82,90 @@ TEST(RepairPlan, SwapIsOneCauseWithTwoRetargets) {
   EXPECT_EQ(causes[0].edits[1].target, "value_cache_0");
 }
 
+// Every edit carries its proof (docs/fix.md, "Safe and unsafe edits").
+TEST(EditProof, DataflowDecidesASwapAndTheLayoutItsMove) {
+  ir::Program swapped = golden("bad_swap.textproto");
+  const ProgramIndex swap_index(swapped);
+  std::vector<RootCause> causes = plan_repairs(swap_index);
+  ASSERT_EQ(causes.size(), 1u);
+  for (const SignatureEdit& edit : causes[0].edits) {
+    EXPECT_TRUE(edit.proof.safe());
+    EXPECT_EQ(edit_evidence_name(edit.proof.evidence), "dataflow");
+    // Labelled by what the cause turned out to be (a two-retarget pairing is a swap).
+    EXPECT_EQ(edit.proof.reason, "dataflow: each value is the update of the other state");
+  }
+  ir::Program paired = golden("bad_pairing_by_position.textproto");
+  const ProgramIndex pairing_index(paired);
+  causes = plan_repairs(pairing_index);
+  ASSERT_EQ(causes.size(), 1u);
+  ASSERT_EQ(causes[0].edits.size(), 6u);
+  for (const SignatureEdit& edit : causes[0].edits) {
+    EXPECT_TRUE(edit.proof.safe());
+    EXPECT_EQ(edit.proof.evidence, edit.op == EditOp::kMove ? EditEvidence::kLayout : EditEvidence::kDataflow)
+        << describe_edit(edit);
+  }
+}
+
+// Two saved entries of one shape and dtype renamed (`key_cache_0_saved`, `value_cache_0_saved`),
+// their specs kept: only the near names tell which entry is which spec's. Unsafe: `fix` refuses
+// it without --unsafe-fixes, and applies it with.
+ir::Program entries_renamed_same_shape() {
+  ir::Program program = golden("good.textproto");
+  ir::StateSource& weights = *program.mutable_weights();
+  weights.set_present(true);
+  for (const std::string fqn : {"key_cache_0", "value_cache_0", "key_cache_1", "value_cache_1"}) {
+    ir::PayloadMetaEntry& entry = *weights.mutable_config()->add_config();
+    entry.set_key(fqn.ends_with("_0") ? fqn + "_saved" : fqn);
+    entry.mutable_value()->set_path_name("weight_" + fqn);
+    for (const ir::TensorMetaEntry& value : program.program().graph_module().graph().tensor_values())
+      if (value.key() == "b_" + fqn) *entry.mutable_value()->mutable_tensor_meta() = value.value();
+    EXPECT_TRUE(entry.value().has_tensor_meta()) << fqn;
+  }
+  return program;
+}
+
+TEST(EditProof, NameSimilarityAloneIsUnsafe) {
+  ir::Program program = entries_renamed_same_shape();
+  {
+    const ProgramIndex index(program);
+    std::vector<RootCause> causes = plan_repairs(index);
+    ASSERT_EQ(causes.size(), 2u);
+    for (const RootCause& cause : causes) {
+      EXPECT_EQ(cause.kind, "state-entry-renamed");
+      ASSERT_EQ(cause.edits.size(), 1u);
+      EXPECT_FALSE(cause.edits[0].proof.safe());
+      EXPECT_EQ(edit_evidence_name(cause.edits[0].proof.evidence), "name-similarity");
+      EXPECT_NE(cause.edits[0].proof.reason.find("name similarity only"), std::string::npos);
+    }
+    EXPECT_EQ(causes[0].edits[0].from, "key_cache_0_saved");
+    EXPECT_EQ(causes[0].edits[0].target, "key_cache_0");
+  }
+  ir::Program refused = program;
+  ProgramRepair repair = repair_program(refused);
+  EXPECT_TRUE(repair.needs_unsafe);
+  EXPECT_NE(repair.refusal.find("needs --unsafe-fixes"), std::string::npos) << repair.refusal;
+  EXPECT_TRUE(repair.edits.empty());
+  repair = repair_program(program, RepairOptions{true});
+  EXPECT_EQ(repair.refusal, "");
+  EXPECT_TRUE(repair.state_entries_renamed);
+  EXPECT_EQ(program.weights().config().config(0).key(), "key_cache_0");
+  EXPECT_EQ(program.weights().config().config(1).key(), "value_cache_0");
+}
+
+TEST(EditProof, OneOrphanEntryIsDecidedByTheMajorityOfTheSources) {
+  // Only key_cache_0's entry renamed: the majority of the sources (spec, targets, placeholder
+  // `b_key_cache_0`) decide, with no near name needed.
+  ir::Program program = entries_renamed_same_shape();
+  program.mutable_weights()->mutable_config()->mutable_config(1)->set_key("value_cache_0");
+  const ProgramIndex index(program);
+  std::vector<RootCause> causes = plan_repairs(index);
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].kind, "state-entry-renamed");
+  ASSERT_EQ(causes[0].edits.size(), 1u);
+  EXPECT_TRUE(causes[0].edits[0].proof.safe());
+  EXPECT_EQ(edit_evidence_name(causes[0].edits[0].proof.evidence), "majority");
+}
+
 TEST(RepairPlan, CleanProgramHasNoCause) {
   ir::Program program = golden("good.textproto");
   const ProgramIndex index(program);

@@ -30,7 +30,10 @@ class Location:
 @dataclass(frozen=True)
 class Edit:
     """One step of a repair (docs/fix.md): ``op`` says what it does, ``sequence`` its order;
-    only the fields that apply to the op are set. ``from_`` is the JSON key ``from``."""
+    only the fields that apply to the op are set. ``from_`` is the JSON key ``from``.
+    ``safety`` is ``"safe"`` (applied by ``pt2lint fix`` by default) or ``"unsafe"`` (decided by
+    name similarity only: applied only with ``--unsafe-fixes``); ``proof`` names the evidence
+    that decided it (``"dataflow"``, ``"layout"``, ...) and ``proof_text`` says it in words."""
 
     op: str
     sequence: int = 0
@@ -42,6 +45,14 @@ class Edit:
     value: Optional[str] = None
     from_: Optional[str] = None
     persistent: Optional[bool] = None
+    safety: Optional[str] = None
+    proof: Optional[str] = None
+    proof_text: Optional[str] = None
+
+    @property
+    def safe(self) -> bool:
+        """Whether ``pt2lint fix`` applies this edit without ``--unsafe-fixes``."""
+        return self.safety == "safe"
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Edit":

@@ -4,7 +4,8 @@
 Usage: check_diagnosis.py PT2LINT FILE...
 Each FILE carries, besides run_golden.py's `# expect:` lines:
   # diagnosis: KIND          the one primary finding's root_cause ("none": no primary at all)
-  # edit: OP k=v k=v ...     its fix.edits, in order (keys: spec, to, kind, target, value, from)
+  # edit: OP k=v k=v ...     its fix.edits, in order (keys: spec, to, kind, target, value, from,
+                            and what decided it: safety, proof; docs/fix.md)
 Checks: exactly one finding has root_cause KIND; every other error finding names it as its
 `cause` and appears in its `related` list; its fix.edits are exactly the edits listed; the SARIF
 result of the primary lists each grouped finding as a related location; the text report folds
@@ -54,7 +55,8 @@ def check(pt2lint, path):
             errors.append(f"{path}: finding {i} ({findings[i]['rule']}) is not grouped under {p}")
     if sorted(primary.get("related", [])) != grouped:
         errors.append(f"{path}: related {primary.get('related')}, want {grouped}")
-    got = [{k: e[k] for k in ("op", "spec", "to", "kind", "target", "value", "from", "input_spec") if k in e}
+    got = [{k: e[k] for k in ("op", "spec", "to", "kind", "target", "value", "from", "input_spec", "safety", "proof")
+            if k in e}
            for e in primary.get("fix", {}).get("edits", [])]
     if got != want_edits:
         errors.append(f"{path}: fix.edits\n  got  {got}\n  want {want_edits}")

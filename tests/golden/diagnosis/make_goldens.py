@@ -76,12 +76,12 @@ EXPECT = {
         "expect: error mutation-value-derives-from-target output_specs[3]",
         "expect: error mutation-shape-matches-target output_specs[0]",
         "diagnosis: pairing",
-        "edit: retarget spec=1 kind=buffer_mutation target=key_cache_0",
-        "edit: retarget spec=2 kind=buffer_mutation target=value_cache_0",
-        "edit: retarget spec=3 kind=buffer_mutation target=key_cache_1",
-        "edit: retarget spec=0 kind=user_output",
-        "edit: retarget spec=4 kind=buffer_mutation target=value_cache_1",
-        "edit: move spec=0 to=4"
+        "edit: retarget spec=1 kind=buffer_mutation target=key_cache_0 safety=safe proof=dataflow",
+        "edit: retarget spec=2 kind=buffer_mutation target=value_cache_0 safety=safe proof=dataflow",
+        "edit: retarget spec=3 kind=buffer_mutation target=key_cache_1 safety=safe proof=dataflow",
+        "edit: retarget spec=0 kind=user_output safety=safe proof=dataflow",
+        "edit: retarget spec=4 kind=buffer_mutation target=value_cache_1 safety=safe proof=dataflow",
+        "edit: move spec=0 to=4 safety=safe proof=layout"
     ],
     "bad_rename_eight": [
         "expect: error mutation-target-resolves output_specs[0]",
@@ -93,21 +93,21 @@ EXPECT = {
         "expect: error mutation-target-resolves output_specs[6]",
         "expect: error mutation-target-resolves output_specs[7]",
         "diagnosis: rename",
-        "edit: rename spec=0 kind=buffer_mutation target=layers.0.self_attn.kv_cache.k_cache from=lifted_buf_layers_0_self_attn_kv_cache_k_cache",
-        "edit: rename spec=1 kind=buffer_mutation target=layers.0.self_attn.kv_cache.v_cache from=lifted_buf_layers_0_self_attn_kv_cache_v_cache",
-        "edit: rename spec=2 kind=buffer_mutation target=layers.1.self_attn.kv_cache.k_cache from=lifted_buf_layers_1_self_attn_kv_cache_k_cache",
-        "edit: rename spec=3 kind=buffer_mutation target=layers.1.self_attn.kv_cache.v_cache from=lifted_buf_layers_1_self_attn_kv_cache_v_cache",
-        "edit: rename spec=4 kind=buffer_mutation target=layers.2.self_attn.kv_cache.k_cache from=lifted_buf_layers_2_self_attn_kv_cache_k_cache",
-        "edit: rename spec=5 kind=buffer_mutation target=layers.2.self_attn.kv_cache.v_cache from=lifted_buf_layers_2_self_attn_kv_cache_v_cache",
-        "edit: rename spec=6 kind=buffer_mutation target=layers.3.self_attn.kv_cache.k_cache from=lifted_buf_layers_3_self_attn_kv_cache_k_cache",
-        "edit: rename spec=7 kind=buffer_mutation target=layers.3.self_attn.kv_cache.v_cache from=lifted_buf_layers_3_self_attn_kv_cache_v_cache"
+        "edit: rename spec=0 kind=buffer_mutation target=layers.0.self_attn.kv_cache.k_cache from=lifted_buf_layers_0_self_attn_kv_cache_k_cache safety=safe proof=dataflow",
+        "edit: rename spec=1 kind=buffer_mutation target=layers.0.self_attn.kv_cache.v_cache from=lifted_buf_layers_0_self_attn_kv_cache_v_cache safety=safe proof=dataflow",
+        "edit: rename spec=2 kind=buffer_mutation target=layers.1.self_attn.kv_cache.k_cache from=lifted_buf_layers_1_self_attn_kv_cache_k_cache safety=safe proof=dataflow",
+        "edit: rename spec=3 kind=buffer_mutation target=layers.1.self_attn.kv_cache.v_cache from=lifted_buf_layers_1_self_attn_kv_cache_v_cache safety=safe proof=dataflow",
+        "edit: rename spec=4 kind=buffer_mutation target=layers.2.self_attn.kv_cache.k_cache from=lifted_buf_layers_2_self_attn_kv_cache_k_cache safety=safe proof=dataflow",
+        "edit: rename spec=5 kind=buffer_mutation target=layers.2.self_attn.kv_cache.v_cache from=lifted_buf_layers_2_self_attn_kv_cache_v_cache safety=safe proof=dataflow",
+        "edit: rename spec=6 kind=buffer_mutation target=layers.3.self_attn.kv_cache.k_cache from=lifted_buf_layers_3_self_attn_kv_cache_k_cache safety=safe proof=dataflow",
+        "edit: rename spec=7 kind=buffer_mutation target=layers.3.self_attn.kv_cache.v_cache from=lifted_buf_layers_3_self_attn_kv_cache_v_cache safety=safe proof=dataflow"
     ],
     "bad_swap": [
         "expect: error mutation-value-derives-from-target output_specs[0]",
         "expect: error mutation-value-derives-from-target output_specs[1]",
         "diagnosis: swap",
-        "edit: retarget spec=0 kind=buffer_mutation target=key_cache_0",
-        "edit: retarget spec=1 kind=buffer_mutation target=value_cache_0"
+        "edit: retarget spec=0 kind=buffer_mutation target=key_cache_0 safety=safe proof=dataflow",
+        "edit: retarget spec=1 kind=buffer_mutation target=value_cache_0 safety=safe proof=dataflow"
     ],
     "good": [
         "expect: none",
