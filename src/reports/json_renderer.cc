@@ -24,7 +24,7 @@ void write_edit(JsonWriter& json, const SignatureEdit& edit) {
   // Additive: what decided the edit. "safe" edits `pt2lint fix` applies by default; "unsafe" ones
   // (decided by name similarity only) only with --unsafe-fixes. An edit without a recorded proof
   // is unsafe and has no `proof`.
-  json.field("safety", edit.proof.safe() ? "safe" : "unsafe");
+  json.field("safety", safety_word(edit.proof.safe()));
   if (edit.proof.evidence != EditEvidence::kNone) {
     json.field("proof", edit_evidence_name(edit.proof.evidence));
     if (!edit.proof.reason.empty()) json.field("proof_text", edit.proof.reason);

@@ -123,7 +123,7 @@ void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix
                            : " (unsafe: an edit is decided by name similarity only, not proven)") +
                      ":";
   for (const SignatureEdit& edit : fix.edits) {
-    text += "\n- " + describe_edit(edit) + " [" + (edit.proof.safe() ? "safe" : "unsafe");
+    text += "\n- " + describe_edit(edit) + " [" + std::string(safety_word(edit.proof.safe()));
     if (edit.proof.evidence != EditEvidence::kNone) text += ", " + std::string(edit_evidence_name(edit.proof.evidence));
     text += "]";
   }
@@ -136,7 +136,7 @@ void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix
   json.end_object().end_array();
   json.end_object().end_array();
   json.key("properties").begin_object().field("command", command);
-  json.field("safety", safe ? "safe" : "unsafe");  // additive: "unsafe" when any edit is
+  json.field("safety", safety_word(safe));  // additive: "unsafe" when any edit is
   json.key("edits").begin_array();
   for (const SignatureEdit& edit : fix.edits) write_edit(json, edit);
   json.end_array().end_object();

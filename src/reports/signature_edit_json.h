@@ -10,4 +10,8 @@ namespace pt2lint {
 // `proof`, `proof_text`).
 void write_edit(JsonWriter& json, const SignatureEdit& edit);
 
+// The report word for an edit's, or a whole fix's, safety: "safe" or "unsafe" (a contract:
+// JSON `fix.edits[].safety`, SARIF `fixes[].properties.safety` and the fix description).
+inline std::string_view safety_word(bool safe) { return safe ? "safe" : "unsafe"; }
+
 }  // namespace pt2lint
