@@ -1,6 +1,9 @@
 #include "engine/run.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <istream>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -117,6 +120,27 @@ void name_standard_input(FileResult& file, const std::filesystem::path& temp, co
   }
 }
 
+// The first bytes of standard input, to tell a textproto from the rest before saving it.
+std::string read_head(std::istream& in) {
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head;
+}
+
+// The loaders know a textproto by its extension, and standard input has none: without a
+// --stdin-filename that gives one, text that opens like a textproto (a comment or a field name)
+// is saved as `.textproto`. Archives and program JSON are known by their content.
+std::string standard_input_suffix(const std::string& stdin_filename, std::string_view head) {
+  const std::string given = std::filesystem::path(stdin_filename).extension().string();
+  if (!given.empty()) return given;
+  if (head.find('\0') != std::string_view::npos) return "";
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head.substr(first, 2) == "PK") return "";
+  const unsigned char c = static_cast<unsigned char>(head[first]);
+  return c == '#' || c == '_' || std::isalpha(c) ? ".textproto" : "";
+}
+
 }  // namespace
 
 RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
@@ -129,9 +153,11 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     return stop(report, "'-' (standard input) can be given only once");
   if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
     if (options.standard_input == nullptr) return stop(report, "no standard input to read '-' from");
-    stdin_copy.emplace(std::filesystem::path(options.stdin_filename).extension().string());
+    const std::string head = read_head(*options.standard_input);
+    stdin_copy.emplace(standard_input_suffix(options.stdin_filename, head));
     std::string error = stdin_copy->error();
-    if (error.empty()) error = copy_stream_to_file(*options.standard_input, stdin_copy->path());
+    if (error.empty())
+      error = copy_stream_to_file(*options.standard_input, stdin_copy->path(), kMaxStandardInputBytes, head);
     if (!error.empty()) return stop(report, error);
     *dash = stdin_copy->path().string();
   }
@@ -190,7 +216,8 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     }
     if (is_stdin(file.path)) name_standard_input(file, stdin_copy->path(), stdin_name);
     if (file.outcome == LoadOutcome::kUnreadable) {
-      report.errors.push_back("cannot open '" + file.path + "': " + file.error);
+      // The loader's error names the file already: "cannot open 'PATH': why".
+      report.errors.push_back(file.error.empty() ? "cannot open '" + file.path + "'" : file.error);
     } else if (file.outcome == LoadOutcome::kLoaded) {
       report.files.push_back(std::move(file));
     }
