@@ -4,9 +4,11 @@
 #include <cctype>
 #include <filesystem>
 #include <istream>
+#include <map>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "engine/baseline/baseline.h"
 #include "engine/config/config_discovery.h"
@@ -40,7 +42,7 @@ bool run_config(const RuleRegistry& registry, const RuleSources& sources,
 // yet reads as empty, with a note saying how to create it. False, with the reason in the
 // report, on an unusable baseline.
 bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& options,
-                            RunReport& report) {
+                            const RuleRanOn& rule_ran, RunReport& report) {
   std::string path = options.baseline;
   if (path.empty()) {
     Config config;
@@ -75,7 +77,7 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
     stop(report, error);
     return false;
   }
-  report.stale_baseline = apply_baseline(baseline, report.files, &registry);
+  report.stale_baseline = apply_baseline(baseline, report.files, &registry, rule_ran);
   return true;
 }
 
@@ -208,6 +210,7 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   parallel.progress = options.progress;
   std::vector<FileResult> results = check_in_parallel(registry, files, filters, selection.catalogs(), parallel);
   std::vector<bool> yielded(paths.size(), false);
+  std::map<std::string, const RuleFilter*, std::less<>> filter_of;  // by the path reported
   for (std::size_t i = 0; i < results.size(); ++i) {
     FileResult& file = results[i];
     if (file.outcome != LoadOutcome::kSkipped) {
@@ -215,6 +218,7 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
       for (std::size_t again : files[i].also_given) yielded[again] = true;
     }
     if (is_stdin(file.path)) name_standard_input(file, stdin_copy->path(), stdin_name);
+    filter_of[file.path] = filters[i];
     if (file.outcome == LoadOutcome::kUnreadable) {
       // The loader's error names the file already: "cannot open 'PATH': why".
       report.errors.push_back(file.error.empty() ? "cannot open '" + file.path + "'" : file.error);
@@ -229,7 +233,13 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     const bool is_missing = std::find(missing.begin(), missing.end(), options.paths[i]) != missing.end();
     if (!found && !is_missing) report.without_programs.push_back(options.paths[i]);
   }
-  apply_baseline_options(registry, options, report);
+  // An entry of a rule that did not run on its file (--select, --ignore, per-file-ignores)
+  // is not stale: its finding was not looked for.
+  const RuleRanOn rule_ran = [&filter_of](const FileResult& file, std::string_view rule_id) {
+    const auto filter = filter_of.find(file.path);
+    return filter == filter_of.end() || filter->second == nullptr || filter->second->enabled(rule_id);
+  };
+  apply_baseline_options(registry, options, rule_ran, report);
   return report;
 }
 
