@@ -355,6 +355,9 @@ def case_private(work):
     expect(code == 0 and stripped_from and kept_from and int(stripped_from[1]) < int(kept_from[1]),
            "--keep-metadata starts from the file with its metadata (the default strips it first)",
            f"{stripped_from and stripped_from[1]} vs {kept_from and kept_from[1]}")
+    kept_text = open(kept).read() if os.path.exists(kept) else ""
+    expect("stack_trace" in kept_text and "# expect: error constants-are-not-written" in kept_text,
+           "--keep-metadata keeps the surviving nodes' stack traces in the reduced file")
 
     with open(data(TRUNCATED), "rb") as f:
         blob = f.read()
