@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXTENSIONS = (".pt2", ".json", ".textproto")
@@ -60,21 +62,22 @@ def main():
     schemas = corpus / "aten_schemas.txt"
     cases = 0
     differing = 0
+    lock = threading.Lock()
 
     def compare(name, args, out_file, keep_old_output=None):
         nonlocal cases, differing
-        cases += 1
         before = run(old, args, out_file)
         if keep_old_output is not None and before[3] is not None:
             keep_old_output.write_bytes(before[3])
         after = run(new, args, out_file)
-        if before != after:
-            differing += 1
-            parts = [label for label, a, b in zip(("stdout", "stderr", "exit", "file"), before, after) if a != b]
-            print(f"differs ({', '.join(parts)}): {name}: pt2lint {' '.join(map(str, args))}")
+        with lock:
+            cases += 1
+            if before != after:
+                differing += 1
+                parts = [label for label, a, b in zip(("stdout", "stderr", "exit", "file"), before, after) if a != b]
+                print(f"differs ({', '.join(parts)}): {name}: pt2lint {' '.join(map(str, args))}", flush=True)
 
-    files = program_files(corpus)
-    for path in files:
+    def compare_file(path):
         rel = os.path.relpath(path, ROOT)
         key = hashlib.md5(rel.encode()).hexdigest()[:12]
         out = work / f"{key}{path.suffix}"
@@ -92,6 +95,11 @@ def main():
             for fmt in ("text", "json", "html"):
                 compare(f"diff lowered {fmt} {rel}", ["diff", rel, str(lowered), "--format", fmt], none)
 
+    # Each file's cases write only files named after it, so files run side by side.
+    files = program_files(corpus)
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "3"))) as pool:
+        list(pool.map(compare_file, files))
+
     # Golden contract pairs and corrupted corpus programs against their clean sources.
     pairs = []
     for before in sorted((ROOT / "tests" / "golden" / "contract").rglob("*.before.textproto")):
@@ -104,7 +112,7 @@ def main():
         for fmt in ("text", "json", "sarif", "html"):
             args = ["diff", os.path.relpath(before, ROOT), os.path.relpath(after, ROOT), "--format", fmt]
             compare(f"diff pair {fmt} {after.name}", args, work / "none")
-            out = work / "report.out"
+            out = work / f"report_{hashlib.md5(str(after).encode()).hexdigest()[:12]}.out"
             compare(f"diff pair -o {fmt} {after.name}", args + ["-o", str(out)], out)
 
     # Folders, and the usage errors each command refuses.
