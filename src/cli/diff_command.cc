@@ -4,28 +4,19 @@
 #include <iostream>
 #include <memory>
 
-#include <fmt/format.h>
-
-#include "analysis/opschema/schema_catalog.h"
-#include "analysis/program_index.h"
 #include "cli/command_output.h"
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
-#include "contract/contract_diff.h"
-#include "contract/learned_schemas.h"
-#include "contract/loaded_programs.h"
-#include "contract/rename_map_file.h"
-#include "core/rule_catalogue.h"
-#include "lowering/rename_nested.h"
+#include "contract/diff_programs.h"
 #include "reports/html/contract_diff_page.h"
 #include "reports/renderer.h"
 
 namespace pt2lint {
 namespace {
 
-struct DiffOptions {
+struct DiffFlags {
   std::string before;
   std::string after;
   std::string rename;
@@ -34,113 +25,79 @@ struct DiffOptions {
   std::vector<std::string> op_schemas;
 };
 
-// --op-schemas files plus what each side's auto_functionalized nodes say the other side's
-// custom ops write. False (after printing why) on a bad schema file.
-bool build_op_schemas(const DiffOptions& options, const LoadedPrograms& before, const LoadedPrograms& after,
-                      opschema::SchemaCatalog& catalog, std::ostream& out) {
-  const bool ok = load_op_schema_files(options.op_schemas, catalog);
-  auto learn = [&](const LoadedPrograms& side, const LoadedPrograms& twin, const std::string& twin_path) {
-    for (const LearnedSchema& learned : learn_schemas(side.programs, twin.programs, &catalog)) {
-      std::string written;
-      for (const std::string& name : learned.written) written += (written.empty() ? "`" : ", `") + name + "`";
-      out << fmt::format("pt2lint: note: learned from the auto_functionalized nodes of '{}': {} writes {} "
-                         "(as if declared `{}`)\n",
-                         twin_path, learned.op.substr(learned.op.starts_with("torch.ops.") ? 10 : 0), written,
-                         learned.line);
-      catalog.add_text(learned.line, "learned from " + twin_path);
-    }
-  };
-  learn(before, after, options.after);
-  learn(after, before, options.before);
-  return ok;
+// Prints why diff_programs stopped before comparing; the exit code.
+int print_diff_refusal(const DiffFlags& flags, const DiffReport& report) {
+  switch (report.outcome) {
+    case DiffOutcome::kBadRenameMap: print_error(report.error); break;
+    case DiffOutcome::kUnusable:
+      (void)refuse_unusable(report.before_unusable ? flags.before : flags.after,
+                            report.before_unusable ? report.before : report.after,
+                            "has no readable program to compare");  // a usage error either way
+      break;
+    case DiffOutcome::kBadRecordedRenames:
+      for (const std::string& error : report.mapping_errors) print_error(error);
+      break;
+    default: break;
+  }
+  return kExitUsage;
 }
 
-bool load_side(const std::string& path, LoadedPrograms& loaded) {
-  loaded = load_programs(path);
-  return refuse_unusable(path, loaded, "has no readable program to compare") == kExitClean;
-}
-
-int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
-  auto renderer = make_renderer(options.format);
+int run_diff(const RuleRegistry& registry, const DiffFlags& flags) {
+  auto renderer = make_renderer(flags.format);
   if (!renderer) {
-    print_error("unknown format '" + options.format + "'");
+    print_error("unknown format '" + flags.format + "'");
     return kExitUsage;
   }
-  RenameMap given;
-  if (!options.rename.empty()) {
-    const std::string error = read_rename_map(options.rename, given);
-    if (!error.empty()) {
-      print_error(error);
-      return kExitUsage;
-    }
-  }
-  LoadedPrograms before, after;
-  if (!load_side(options.before, before) || !load_side(options.after, after)) return kExitUsage;
+  const DiffReport report = diff_programs({flags.before, flags.after, flags.rename, flags.op_schemas});
+  if (report.outcome == DiffOutcome::kBadOpSchemas)
+    for (const std::string& problem : report.schema_problems) print_error(problem);
+  std::ostream& notes = flags.format == "text" && flags.output.empty() ? std::cout : std::cerr;
+  for (const std::string& note : report.notes) notes << "pt2lint: note: " << note << '\n';
+  if (report.outcome != DiffOutcome::kCompared) return print_diff_refusal(flags, report);
 
-  opschema::SchemaCatalog schemas;
-  if (!build_op_schemas(options, before, after, schemas, options.format == "text" && options.output.empty() ? std::cout : std::cerr))
-    return kExitUsage;
-  const OpKnowledge knowledge{&schemas, false};
-  std::vector<ProgramContract> before_contracts, after_contracts;
-  for (const ir::Program& p : before.programs) before_contracts.push_back(derive_contract(p, knowledge));
-  for (const ir::Program& p : after.programs) after_contracts.push_back(derive_contract(p, knowledge));
-
-  CollectingSink sink;
-  bool bad_mapping = false;
-  auto renames_for = [&](const ProgramContract& contract) {
-    if (!options.rename.empty()) return given;
-    for (const ir::Program& program : after.programs) {
-      if (program.name() != contract.program) continue;
-      std::string error;
-      auto recorded = lowering::recorded_renames(program, error);
-      if (!error.empty()) {
-        print_error(fmt::format("{}:{}: {}", options.after, program.name(), error));
-        bad_mapping = true;
-      }
-      if (recorded) return *recorded;
-    }
-    return RenameMap{};
-  };
-  diff_program_sets(before_contracts, after_contracts, renames_for, sink);
-  if (bad_mapping) return kExitUsage;
-
-  RunReport report;
+  RunReport run;
   FileResult file;
-  file.path = options.after;
-  for (const ProgramContract& c : after_contracts) {
+  file.path = flags.after;
+  for (const ProgramContract& c : report.after_contracts) {
     ProgramSummary summary;
     summary.name = c.program;
     summary.dialect = c.dialect;
     file.programs.push_back(std::move(summary));
   }
-  file.findings = sink.take();
-  bool broken = false, undecidable = false;
-  for (const Finding& f : file.findings) {
-    if (f.rule_id == kWriteBackUndecidable.id) undecidable = true;
-    else broken = true;
-  }
-  report.files.push_back(std::move(file));
+  file.findings = report.findings;
+  run.files.push_back(std::move(file));
   RenderOptions render;
   render.registry = &registry;
   render.closing_summary = false;  // "N files checked" would miscount a comparison of two
-  CommandOutput out(options.output);
+  CommandOutput out(flags.output);
   if (!out.ok()) return kExitUsage;
-  if (out.to_stdout()) render.color = color_on_stdout(options.format);
-  if (options.format == "html") {
-    html::write_contract_diff_page({options.before, options.after, &before_contracts, &after_contracts,
-                                    renames_for, &report.files.front().findings},
+  if (out.to_stdout()) render.color = color_on_stdout(flags.format);
+  if (flags.format == "html") {
+    auto renames_for = [&](const ProgramContract& contract) {
+      Expected<RenameMap> renames = diff_renames(report, flags.after, contract);
+      if (renames.ok()) return std::move(renames).value();
+      print_error(renames.message());
+      return RenameMap{};
+    };
+    html::write_contract_diff_page({flags.before, flags.after, &report.before_contracts, &report.after_contracts,
+                                    renames_for, &run.files.front().findings},
                                    render, out.stream());
   } else {
-    renderer->render(report, render, out.stream());
+    renderer->render(run, render, out.stream());
   }
   if (!out.written()) return kExitUsage;
-  return broken ? kExitFindings : undecidable ? kExitUndecidable : kExitClean;
+  switch (report.verdict) {
+    case ContractVerdict::kBroken: return kExitFindings;
+    case ContractVerdict::kUndecidable: return kExitUndecidable;
+    case ContractVerdict::kKept: return kExitClean;
+  }
+  return kExitClean;
 }
 
 }  // namespace
 
 Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
-  auto options = std::make_shared<DiffOptions>();
+  auto options = std::make_shared<DiffFlags>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "check that a lowered program keeps the mutation contract of the original");
   cmd->add_option("before", options->before, "the original program")->required();

@@ -4,29 +4,22 @@
 // folders per call, as linters' fixers run; a summary line counts the outcomes.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <set>
-#include <system_error>
 
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
-#include "contract/loaded_programs.h"
-#include "diagnosis/repair_program.h"
-#include "diagnosis/signature_text.h"
-#include "engine/engine.h"
-#include "engine/file_discovery.h"
-#include "lowering/lowered_output.h"
-#include "lowering/rename_nested.h"
-#include "support/atomic_file.h"
+#include "core/signature_edit.h"
+#include "lowering/repair_paths.h"
 
 namespace pt2lint {
 namespace {
 
-struct FixOptions {
+using lowering::FileFix;
+using lowering::FixOutcome;
+
+struct FixFlags {
   std::vector<std::string> inputs;
   std::string output;
   bool in_place = false;
@@ -35,9 +28,7 @@ struct FixOptions {
   bool quiet = false;
 };
 
-enum class Outcome { kClean, kRepaired, kNeedsUnsafe, kOutOfReach, kFailed };
-
-void print_findings(const std::string& path, const std::vector<Finding>& findings) {
+void print_error_findings(const std::string& path, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     if (f.severity != Severity::kError) continue;
     std::cerr << fmt::format("  {}{}{}: {} [{} {}]\n", path, f.program.empty() ? "" : ":", f.program,
@@ -45,143 +36,78 @@ void print_findings(const std::string& path, const std::vector<Finding>& finding
   }
 }
 
-// The error findings `check` reports for `path` (all rules, no config).
-std::vector<Finding> check_errors(const RuleRegistry& registry, const std::filesystem::path& path) {
-  Engine engine(registry, RuleFilter{});
-  FileResult result = engine.check_file(path, LoadOptions{});
-  std::vector<Finding> errors;
-  for (Finding& f : result.findings)
-    if (f.severity == Severity::kError) errors.push_back(std::move(f));
-  if (result.outcome == LoadOutcome::kUnreadable) {
-    Finding f;
-    f.message = "cannot be read back: " + result.error;
-    errors.push_back(std::move(f));
-  }
-  return errors;
-}
-
-// Writes the repaired programs to `out` through a staging file beside it, checks that file
-// with every rule, and renames it over `out` (an atomic replace) only when it is clean.
-Outcome write_checked(const RuleRegistry& registry, const std::string& input, const std::string& out_path,
-                      const std::vector<ir::Program>& programs, bool state_renamed, std::size_t edits) {
-  // Staged beside the output under a name mkstemp picks (support/atomic_file.h), checked, and
-  // only then renamed into place; every early return removes it.
-  AtomicFile staged(out_path);
-  if (!staged.ok()) {
-    print_error(staged.error());
-    return Outcome::kFailed;
-  }
-  const std::filesystem::path staging = staged.temporary();
-  if (std::string error = lowering::write_lowered(input, programs, staging, lowering::OutputFormat::kSameAsInput,
-                                                  state_renamed);
-      !error.empty()) {
-    print_error(error);
-    return Outcome::kFailed;
-  }
-  const std::vector<Finding> after = check_errors(registry, staging);
-  if (!after.empty()) {
-    print_error(fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
-                            "cannot fix, so nothing was written:",
-                            input, edits));
-    print_findings(out_path, after);
-    return Outcome::kOutOfReach;
-  }
-  if (!staged.commit()) {
-    print_error(staged.error());
-    return Outcome::kFailed;
-  }
-  return Outcome::kRepaired;
-}
-
-Outcome fix_file(const RuleRegistry& registry, const FixOptions& options, const std::string& input,
-                 const std::string& output) {
-  const std::vector<Finding> before = check_errors(registry, input);
-  LoadedPrograms loaded = load_programs(input);
-  if (refuse_unreadable(input, loaded) != kExitClean) return Outcome::kFailed;
-  if (before.empty()) {
-    if (!options.quiet) std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", input);
-    return Outcome::kClean;
-  }
-  if (refuse_unusable(input, loaded,
-                      "is out of reach: the file itself cannot be read as a program, so there is no "
-                      "signature to repair") != kExitClean)
-    return Outcome::kOutOfReach;
-  std::size_t edits = 0;
-  bool state_renamed = false;
-  std::string diff;
-  const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
-  for (ir::Program& program : loaded.programs) {
-    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
-    if (!repair.refusal.empty()) {
-      print_error(fmt::format("{}:{}: {}: {}", input, program.name(),
-                              repair.needs_unsafe ? "not repaired" : "ambiguous, not repaired", repair.refusal));
-      return repair.needs_unsafe ? Outcome::kNeedsUnsafe : Outcome::kOutOfReach;
-    }
-    for (const RootCause& cause : repair.causes) {
-      if (options.quiet || options.dry_run) break;
-      std::cerr << fmt::format("{}:{}: {}: {}\n", input, program.name(), cause.kind, cause.message);
+void print_causes(const FileFix& fix) {
+  for (const lowering::ProgramFix& program : fix.repaired) {
+    for (const RootCause& cause : program.causes) {
+      std::cerr << fmt::format("{}:{}: {}: {}\n", fix.input, program.program, cause.kind, cause.message);
       for (const SignatureEdit& edit : cause.edits)
         std::cerr << "  edit" << (edit.proof.safe() ? "" : " (unsafe)") << ": " << describe_edit(edit)
                   << '\n';
     }
-    // The targets followed a rename of the state: the program records the mapping, so that
-    // `pt2lint diff CLEAN FIXED` pairs the states by it.
-    lowering::record_renames(program, repair.followed_renames);
-    state_renamed |= repair.state_entries_renamed;
-    edits += repair.edits.size();
-    diff += diagnosis::unified_diff(diagnosis::signature_lines(repair.before),
-                                    diagnosis::signature_lines(repair.after),
-                                    fmt::format("{}:{}", input, program.name()),
-                                    fmt::format("{}:{} (repaired)", output.empty() ? input : output, program.name()));
   }
-  if (edits == 0) {
-    std::set<std::string> rules;
-    for (const Finding& f : before) rules.insert(f.rule_id + " " + f.rule_name);
-    std::string list;
-    for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
-    print_error(fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
-                            input, list));
-    return Outcome::kOutOfReach;
-  }
-  if (options.dry_run) {
-    std::cout << diff;
-    return Outcome::kRepaired;
-  }
-  const Outcome written = write_checked(registry, input, output, loaded.programs, state_renamed, edits);
-  if (written == Outcome::kRepaired && !options.quiet)
-    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", output, edits);
-  return written;
 }
 
-int run_fix(const RuleRegistry& registry, const FixOptions& options) {
-  std::vector<std::string> missing;
-  const std::vector<DiscoveredFile> files = discover_files(options.inputs, missing);
-  for (const std::string& path : missing) print_error(fmt::format("no such file or folder: '{}'", path));
-  if (!missing.empty()) return kExitUsage;
-  if (!options.output.empty() && (files.size() != 1 || files.front().found_by_folder_walk)) {
-    print_error("-o names one output file: give one input file, or use --in-place or --dry-run for many");
-    return kExitUsage;
+void print_file_fix(const FixFlags& flags, const FileFix& fix) {
+  if (!fix.loaded.readable) {
+    (void)refuse_unreadable(fix.input, fix.loaded);  // prints why; the outcome says kFailed
+    return;
   }
-  std::map<Outcome, int> counts;
-  for (const DiscoveredFile& file : files) {
-    const std::string input = file.path.string();
-    ++counts[fix_file(registry, options, input, options.in_place ? input : options.output)];
+  if (fix.outcome == FixOutcome::kClean) {
+    if (!flags.quiet)
+      std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", fix.input);
+    return;
   }
-  const bool many = files.size() > 1 || (files.size() == 1 && files.front().found_by_folder_walk);
-  if (many && !options.quiet)
+  if (!fix.loaded.usable()) {
+    (void)refuse_unusable(fix.input, fix.loaded,
+                          "is out of reach: the file itself cannot be read as a program, so there is no "
+                          "signature to repair");  // prints why; the outcome says kOutOfReach
+    return;
+  }
+  if (!flags.quiet && !flags.dry_run) print_causes(fix);
+  if (!fix.error.empty()) {
+    print_error(fix.error);
+    print_error_findings(fix.output, fix.remaining);
+  } else if (flags.dry_run) {
+    std::cout << fix.diff;
+  } else if (!flags.quiet) {
+    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", fix.output, fix.edits);
+  }
+}
+
+int run_fix(const RuleRegistry& registry, const FixFlags& flags) {
+  lowering::FixOptions options;
+  options.inputs = flags.inputs;
+  options.output = flags.output;
+  options.in_place = flags.in_place;
+  options.dry_run = flags.dry_run;
+  options.unsafe_fixes = flags.unsafe_fixes;
+  options.on_file = [&flags](const FileFix& fix) { print_file_fix(flags, fix); };
+  lowering::FixReport report = lowering::repair_paths(registry, options);
+  switch (report.stop) {
+    case lowering::FixStop::kMissingPaths:
+      for (const std::string& path : report.missing) print_error(fmt::format("no such file or folder: '{}'", path));
+      return kExitUsage;
+    case lowering::FixStop::kOutputNeedsOneFile:
+      print_error("-o names one output file: give one input file, or use --in-place or --dry-run for many");
+      return kExitUsage;
+    case lowering::FixStop::kDone: break;
+  }
+  auto& counts = report.counts;
+  if (report.many && !flags.quiet)
     std::cerr << fmt::format("pt2lint fix: {} {}, {} need --unsafe-fixes, {} out of reach, {} clean{}\n",
-                             counts[Outcome::kRepaired], options.dry_run ? "repairable" : "repaired",
-                             counts[Outcome::kNeedsUnsafe], counts[Outcome::kOutOfReach], counts[Outcome::kClean],
-                             counts[Outcome::kFailed] ? fmt::format(", {} failed", counts[Outcome::kFailed]) : "");
-  if (counts[Outcome::kFailed] > 0) return kExitUsage;
-  if (counts[Outcome::kNeedsUnsafe] + counts[Outcome::kOutOfReach] > 0) return kExitFindings;
+                             counts[FixOutcome::kRepaired], flags.dry_run ? "repairable" : "repaired",
+                             counts[FixOutcome::kNeedsUnsafe], counts[FixOutcome::kOutOfReach],
+                             counts[FixOutcome::kClean],
+                             counts[FixOutcome::kFailed] ? fmt::format(", {} failed", counts[FixOutcome::kFailed]) : "");
+  if (counts[FixOutcome::kFailed] > 0) return kExitUsage;
+  if (counts[FixOutcome::kNeedsUnsafe] + counts[FixOutcome::kOutOfReach] > 0) return kExitFindings;
   return kExitClean;
 }
 
 }  // namespace
 
 Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry) {
-  auto options = std::make_shared<FixOptions>();
+  auto options = std::make_shared<FixFlags>();
   CLI::App* cmd = app.add_subcommand(
       "fix", "repair a broken graph signature with the edits pt2lint can prove (docs/fix.md)");
   cmd->add_option("paths", options->inputs, ".pt2, program .json or .textproto files, or folders of them")->required();

@@ -1,28 +1,19 @@
 // `pt2lint lower IN -o OUT`: the reference lowering (src/lowering), as a command.
 #include <iostream>
 #include <memory>
-#include <optional>
 
 #include <fmt/format.h>
 
-#include "analysis/opschema/schema_catalog.h"
-#include "analysis/program_index.h"
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
-#include "contract/loaded_programs.h"
-#include "lowering/functionalize.h"
-#include "lowering/lowered_output.h"
-#include "lowering/rename_nested.h"
-#include "lowering/self_check.h"
-#include "lowering/unmodelled_effects.h"
-#include "support/temp_file.h"
+#include "lowering/lower_program.h"
 
 namespace pt2lint {
 namespace {
 
-struct LowerOptions {
+struct LowerFlags {
   std::string input;
   std::string output;
   std::string format = "pt2";
@@ -31,64 +22,44 @@ struct LowerOptions {
   std::vector<std::string> op_schemas;
 };
 
-int run_lower(const LowerOptions& options) {
-  LoadedPrograms loaded = load_programs(options.input);
-  if (int refused = refuse_unusable(options.input, loaded, "cannot be lowered: the file itself is broken");
-      refused != kExitClean)
-    return refused;
-  opschema::SchemaCatalog schemas;
-  if (!load_op_schema_files(options.op_schemas, schemas)) return kExitUsage;
-  bool renamed = false;
-  for (ir::Program& program : loaded.programs) {
-    if (const std::string why = lowering::unmodelled_effects(program, &schemas, options.input); !why.empty()) {
-      print_error(fmt::format("{}:{}: cannot lower: {}", options.input, program.name(), why));
-      return kExitFindings;
-    }
-    const lowering::FunctionalizeResult result = lowering::functionalize(program, /*whole_program=*/true, &schemas);
-    if (!result.ok) {
-      print_error(fmt::format("{}:{}: cannot lower: {}", options.input, program.name(), result.error));
-      return kExitFindings;
-    }
-    std::string summary = fmt::format("{}: functionalized {} write(s)", program.name(), result.writes);
-    if (options.rename_nested) {
-      const lowering::Renames renames = lowering::plan_nested_buffer_renames(program);
-      lowering::apply_renames(program, renames);
-      lowering::record_renames(program, renames);
-      renamed = renamed || !renames.empty();
-      summary += fmt::format(", renamed {} nested buffer(s)", renames.size());
-      for (const auto& [from, to] : renames) summary += fmt::format("\n  {} -> {}", from, to);
-    }
-    // Never write a program pt2lint did not functionalize: check the result as ATEN first.
-    if (const std::string problem = lowering::self_check(program, &schemas); !problem.empty()) {
-      print_error(fmt::format("{}:{}: cannot lower: {}; nothing was written", options.input,
-                              program.name(), problem));
-      return kExitFindings;
-    }
-    if (!options.quiet) std::cerr << summary << '\n';
+void print_lowering_summary(const lowering::ProgramLowering& lowered) {
+  std::string summary = fmt::format("{}: functionalized {} write(s)", lowered.program, lowered.writes);
+  if (lowered.renames) {
+    summary += fmt::format(", renamed {} nested buffer(s)", lowered.renames->size());
+    for (const auto& [from, to] : *lowered.renames) summary += fmt::format("\n  {} -> {}", from, to);
   }
-  const auto format = options.format == "textproto" ? lowering::OutputFormat::kTextproto
-                                                    : lowering::OutputFormat::kSameAsInput;
-  // `-o -`: the writers seek, so the program goes to a temporary file first, then to stdout.
-  const bool to_stdout = options.output == "-";
-  std::optional<TempFile> staged;
-  if (to_stdout) staged.emplace(std::filesystem::path(options.input).extension().string());
-  std::string error = staged ? staged->error() : "";
-  if (error.empty())
-    error = lowering::write_lowered(options.input, loaded.programs,
-                                    staged ? staged->path() : std::filesystem::path(options.output),
-                                    format, renamed);
-  if (error.empty() && staged) error = copy_file_to_stream(staged->path(), std::cout);
-  if (!error.empty()) {
-    print_error(error);
-    return kExitUsage;
+  std::cerr << summary << '\n';
+}
+
+int run_lower(const LowerFlags& flags) {
+  lowering::LowerOptions options;
+  options.input = flags.input;
+  options.output = flags.output;
+  options.standard_output = &std::cout;
+  options.format = flags.format == "textproto" ? lowering::OutputFormat::kTextproto
+                                               : lowering::OutputFormat::kSameAsInput;
+  options.rename_nested = flags.rename_nested;
+  options.op_schemas = flags.op_schemas;
+  const lowering::LowerReport report = lowering::lower_program(options);
+  switch (report.outcome) {
+    case lowering::LowerOutcome::kUnusable:
+      return refuse_unusable(flags.input, report.input, "cannot be lowered: the file itself is broken");
+    case lowering::LowerOutcome::kBadOpSchemas:
+      for (const std::string& problem : report.schema_problems) print_error(problem);
+      return kExitUsage;
+    default: break;
   }
-  return kExitClean;
+  if (!flags.quiet)
+    for (const lowering::ProgramLowering& lowered : report.lowered) print_lowering_summary(lowered);
+  if (report.outcome == lowering::LowerOutcome::kLowered) return kExitClean;
+  print_error(report.error);
+  return report.outcome == lowering::LowerOutcome::kRefused ? kExitFindings : kExitUsage;
 }
 
 }  // namespace
 
 Subcommand add_lower_command(CLI::App& app) {
-  auto options = std::make_shared<LowerOptions>();
+  auto options = std::make_shared<LowerFlags>();
   CLI::App* cmd = app.add_subcommand(
       "lower", "reference lowering: functionalize the state writes of a TRAINING program");
   add_program_file(*cmd, "input", options->input);

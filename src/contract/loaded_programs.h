@@ -17,6 +17,8 @@ struct LoadedPrograms {
   std::vector<ir::Program> programs;
   std::vector<Finding> findings;  // what the loader reported
   bool has_errors() const;        // an error-severity load finding: do not trust the programs
+  // Readable, not broken and not empty: a command may transform or compare the programs.
+  bool usable() const { return readable && !has_errors() && !programs.empty(); }
 };
 
 LoadedPrograms load_programs(const std::filesystem::path& path);

@@ -5,10 +5,11 @@
 #include <string>
 
 #include "contract/contract_diff.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
-// Returns "" and fills `out`, or says why the file is not such a map.
-std::string read_rename_map(const std::filesystem::path& path, RenameMap& out);
+// The map the file holds, or why the file is not such a map.
+Expected<RenameMap> read_rename_map(const std::filesystem::path& path);
 
 }  // namespace pt2lint

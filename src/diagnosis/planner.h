@@ -20,6 +20,9 @@ struct DeclaredState {
   int input_spec = -1;
 };
 
+// "buffer `layers.0.k_cache`": a state as the planner's messages name it (plan_outputs.cc).
+std::string state_words(const DeclaredState& state);
+
 class Planner {
  public:
   Planner(const ProgramIndex& index, SignatureDraft draft, bool outputs_paired)
@@ -47,7 +50,7 @@ class Planner {
   // Output-side phases, in order (plan_outputs.cc).
   void align_specs();
   void pair_write_backs();
-  void restore_lost_write_backs();
+  void restore_lost_write_backs();  // plan_lost_write_backs.cc
   void drop_extra_user_outputs();
   void order_layout();
   void move_tokens_first();

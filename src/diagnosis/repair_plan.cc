@@ -22,7 +22,9 @@ std::vector<RootCause> plan_repairs(const ProgramIndex& index) {
 void Planner::apply(RootCause& cause, SignatureEdit edit, EditProof proof) {
   edit.sequence = sequence_++;
   edit.proof = std::move(proof);
-  apply_edit(draft_, edit);
+  // The planner's draft only guides later planning; an edit that does not apply is caught
+  // where the repair is applied for real (repair_program), which refuses it with the reason.
+  (void)apply_edit(draft_, edit);
   cause.edits.push_back(std::move(edit));
 }
 

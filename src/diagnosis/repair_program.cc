@@ -60,8 +60,8 @@ ProgramRepair repair_program(ir::Program& program, const RepairOptions& options)
             [](const SignatureEdit& a, const SignatureEdit& b) { return a.sequence < b.sequence; });
   repair.after = repair.before;
   for (const SignatureEdit& edit : repair.edits) {
-    if (std::string error = apply_edit(repair.after, edit); !error.empty()) {
-      repair.refusal = "an edit does not apply: " + error;
+    if (const Status applied = apply_edit(repair.after, edit); !applied.ok()) {
+      repair.refusal = "an edit does not apply: " + applied.message();
       repair.edits.clear();
       return repair;
     }

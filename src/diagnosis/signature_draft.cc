@@ -83,28 +83,28 @@ void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program) {
   }
 }
 
-std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
+Status apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
   auto& slots = draft.outputs;
   // A rename without an output spec renames a saved state entry: not the signature (repair_program).
   if (e.op == EditOp::kRename && e.spec < 0) return {};
   const bool input_edit = e.op == EditOp::kRenameInput || e.op == EditOp::kInputKind;
   const bool adds = e.op == EditOp::kAddWriteBack || e.op == EditOp::kAddInput;
   if (!adds && !valid(e.spec, input_edit ? draft.inputs.size() : slots.size()))
-    return fmt::format("{}: no spec {}", edit_op_name(e.op), e.spec);
+    return Status::error(fmt::format("{}: no spec {}", edit_op_name(e.op), e.spec));
   switch (e.op) {
     case EditOp::kRetarget:
       slots[e.spec].spec = make_output_spec(e.kind, slots[e.spec].output, e.target);
       break;
     case EditOp::kRename: set_target(slots[e.spec].spec, e.target); break;
     case EditOp::kMove: {
-      if (!valid(e.to, slots.size())) return fmt::format("move: no position {}", e.to);
+      if (!valid(e.to, slots.size())) return Status::error(fmt::format("move: no position {}", e.to));
       OutputSlot slot = std::move(slots[e.spec]);
       slots.erase(slots.begin() + e.spec);
       slots.insert(slots.begin() + e.to, std::move(slot));
       break;
     }
     case EditOp::kMoveSpec: {
-      if (!valid(e.to, slots.size())) return fmt::format("move_spec: no position {}", e.to);
+      if (!valid(e.to, slots.size())) return Status::error(fmt::format("move_spec: no position {}", e.to));
       std::vector<std::pair<ir::OutputSpec, int>> specs;
       for (OutputSlot& slot : slots) specs.emplace_back(std::move(slot.spec), slot.original);
       auto moved = std::move(specs[e.spec]);
@@ -116,7 +116,7 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
     }
     case EditOp::kAddWriteBack: {
       if (e.to < 0 || static_cast<std::size_t>(e.to) > slots.size())
-        return fmt::format("add_write_back: no position {}", e.to);
+        return Status::error(fmt::format("add_write_back: no position {}", e.to));
       OutputSlot slot{{}, tensor_output(e.value), -1};
       slot.spec = make_output_spec(e.kind, slot.output, e.target);
       slots.insert(slots.begin() + e.to, std::move(slot));
@@ -134,7 +134,7 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
 
     case EditOp::kAddInput: {
       if (e.spec < 0 || static_cast<std::size_t>(e.spec) > draft.inputs.size())
-        return fmt::format("add_input: no position {}", e.spec);
+        return Status::error(fmt::format("add_input: no position {}", e.spec));
       ir::InputSpec spec;
       const StateKind kind = parse_state_kind(e.kind).value_or(StateKind::kNone);
       if (kind == StateKind::kBuffer) {
@@ -148,7 +148,7 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
         spec.mutable_tensor_constant()->mutable_arg()->set_name(e.value);
         spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
       } else {
-        return "add_input: only a buffer, parameter or tensor constant can be restored";
+        return Status::error("add_input: only a buffer, parameter or tensor constant can be restored");
       }
       draft.inputs.insert(draft.inputs.begin() + e.spec, std::move(spec));
       break;
@@ -165,7 +165,7 @@ std::string apply_edit(SignatureDraft& draft, const SignatureEdit& e) {
         spec.mutable_tensor_constant()->set_tensor_constant_name(e.target);
         break;
       }
-      if (kind != StateKind::kBuffer) return "input_kind: only a buffer kind can be restored";
+      if (kind != StateKind::kBuffer) return Status::error("input_kind: only a buffer kind can be restored");
       ir::InputSpec buffer;
       buffer.mutable_buffer()->mutable_arg()->set_name(name);
       buffer.mutable_buffer()->set_buffer_name(e.target);

@@ -10,6 +10,7 @@
 
 #include "program.pb.h"
 #include "core/signature_edit.h"
+#include "support/status.h"
 
 namespace pt2lint::diagnosis {
 
@@ -34,8 +35,8 @@ struct SignatureDraft {
 bool read_draft(const ir::ExportedProgram& program, SignatureDraft& draft);
 void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program);
 
-// "" on success, else why the edit does not apply (an index out of range, ...).
-std::string apply_edit(SignatureDraft& draft, const SignatureEdit& edit);
+// Fails, saying why, when the edit does not apply (an index out of range, ...).
+Status apply_edit(SignatureDraft& draft, const SignatureEdit& edit);
 
 // A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
 ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,

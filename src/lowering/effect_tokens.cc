@@ -47,7 +47,7 @@ bool is_effectful_op(std::string_view target) {
   return false;
 }
 
-std::string thread_effect_tokens(ir::ExportedProgram& program) {
+Status thread_effect_tokens(ir::ExportedProgram& program) {
   ir::GraphModule& module = *program.mutable_graph_module();
   ir::Graph& graph = *module.mutable_graph();
   bool top_level = false;
@@ -55,9 +55,10 @@ std::string thread_effect_tokens(ir::ExportedProgram& program) {
     top_level = top_level || is_effectful_op(node.target());
     for (const ir::NamedArgument& input : node.inputs()) {
       if (input.arg().has_as_graph() && any_effectful_inside(input.arg().as_graph().graph()))
-        return fmt::format("node '{}' ({}) calls an op with side effects inside its subgraph `{}`; the "
-                           "reference lowering orders effects with tokens at the top level only",
-                           node.name(), node.target(), input.arg().as_graph().name());
+        return Status::error(fmt::format("node '{}' ({}) calls an op with side effects inside its subgraph "
+                                         "`{}`; the reference lowering orders effects with tokens at the top "
+                                         "level only",
+                                         node.name(), node.target(), input.arg().as_graph().name()));
     }
   }
   if (!top_level) return {};

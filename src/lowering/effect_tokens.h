@@ -7,14 +7,15 @@
 #include <string>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::lowering {
 
 // Whether `target` ("torch.ops.aten._print.default") is an op PyTorch orders with tokens.
 bool is_effectful_op(std::string_view target);
 
-// Threads tokens through the top-level effectful calls of a lowered program; "" on success,
-// else why not (an effectful op inside a subgraph).
-std::string thread_effect_tokens(ir::ExportedProgram& program);
+// Threads tokens through the top-level effectful calls of a lowered program; fails, saying
+// why, on an effectful op inside a subgraph.
+Status thread_effect_tokens(ir::ExportedProgram& program);
 
 }  // namespace pt2lint::lowering

@@ -61,21 +61,21 @@ ir::ExportedProgram Functionalizer::run() {
   return out;
 }
 
-FunctionalizeResult functionalize(ir::Program& program, bool whole_program, const opschema::SchemaCatalog* schemas) {
-  FunctionalizeResult result;
+// The functionalizer refuses from deep inside its walk by throwing LoweringError
+// (functionalizer.h); this is the boundary where that becomes the caller's Status.
+Expected<Functionalized> functionalize(ir::Program& program, bool whole_program,
+                                       const opschema::SchemaCatalog* schemas) {
   try {
     Functionalizer functionalizer(program.program(), schemas);
     ir::ExportedProgram lowered = functionalizer.run();
     if (whole_program) {
-      if (std::string error = thread_effect_tokens(lowered); !error.empty()) throw LoweringError{error};
+      if (Status threaded = thread_effect_tokens(lowered); !threaded.ok()) return threaded;
     }
     *program.mutable_program() = std::move(lowered);
-    result.writes = functionalizer.rewritten();
-    result.ok = true;
+    return Functionalized{functionalizer.rewritten()};
   } catch (const LoweringError& error) {
-    result.error = error.message;
+    return Status::error(error.message);
   }
-  return result;
 }
 
 }  // namespace pt2lint::lowering

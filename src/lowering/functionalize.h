@@ -13,6 +13,7 @@
 #include <string>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::opschema {
 class SchemaCatalog;
@@ -20,18 +21,16 @@ class SchemaCatalog;
 
 namespace pt2lint::lowering {
 
-struct FunctionalizeResult {
-  bool ok = false;
-  std::string error;   // why the program cannot be lowered (ok == false)
-  int writes = 0;      // in-place writes rewritten
+struct Functionalized {
+  int writes = 0;  // in-place writes rewritten
 };
 
-// Rewrites `program` in place; on failure it is left unspecified and `error` says why.
+// Rewrites `program` in place; on failure it is left unspecified and the message says why.
 // A whole program also gets effect tokens for its effectful calls (effect_tokens.h); the body
 // of a higher-order op (`whole_program` false) does not. A custom op that `schemas` (or the
 // bundled files) says writes its arguments becomes an auto_functionalized_v2 node
 // (auto_functionalize.h).
-FunctionalizeResult functionalize(ir::Program& program, bool whole_program = true,
-                                  const opschema::SchemaCatalog* schemas = nullptr);
+Expected<Functionalized> functionalize(ir::Program& program, bool whole_program = true,
+                                          const opschema::SchemaCatalog* schemas = nullptr);
 
 }  // namespace pt2lint::lowering

@@ -26,6 +26,8 @@ class SchemaCatalog;
 namespace pt2lint::lowering {
 
 // Why the program cannot be lowered; thrown by the Functionalizer, caught by functionalize().
+// An exception (the one internal one of this layer) because a refusal is decided many calls
+// deep in the node walk, and every step in between would otherwise forward it by hand.
 struct LoweringError {
   std::string message;
 };

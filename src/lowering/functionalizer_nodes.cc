@@ -76,8 +76,9 @@ void Functionalizer::lower_call(const ir::Node& node) {
   CallerValues caller{[&](const std::string& v) { return read(v); },
                       [&](std::string_view stem) { return names_.fresh(stem); },
                       [&](const std::string& from, const std::string& to) { copy_meta(from, to); }};
-  LoweredCall call = lower_subgraph_call(node, caller);
-  if (!call.error.empty()) throw LoweringError{call.error};
+  Expected<LoweredCall> lowered = lower_subgraph_call(node, caller);
+  if (!lowered.ok()) throw LoweringError{lowered.message()};
+  LoweredCall& call = lowered.value();
   nodes_.push_back(std::move(call.node));
   for (const auto& [value, now] : call.writes) write(value, now, node);
   // An output that is the operand itself reads (and writes) the operand from now on.

@@ -210,12 +210,14 @@ void Functionalizer::record_element_views(const ir::Node& node, const OpSchema& 
     const std::string& name = elements.items(k).name();
     ViewOf of{parent, nullptr, std::string(fx_node_name(node)), rule.reason};
     if (rule.kind == ViewLowering::kElementScatter) {
-      std::optional<ir::Node> view = element_view(node, schema.name(), k, metas, meta(parent), of.why_not);
-      if (view) {
+      Expected<ir::Node> view = element_view(node, schema.name(), k, metas, meta(parent));
+      if (view.ok()) {
         view->set_name(name);
         view->add_outputs()->mutable_as_tensor()->set_name(name);
         *view->mutable_metadata() = node.metadata();
-        of.node = &element_views_.emplace_back(std::move(*view));
+        of.node = &element_views_.emplace_back(std::move(view).value());
+      } else {
+        of.why_not = view.message();
       }
     }
     refuse_view_cycle(name, parent, node);

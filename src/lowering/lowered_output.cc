@@ -12,8 +12,11 @@
 namespace pt2lint::lowering {
 namespace {
 
-std::string write_text_file(const std::filesystem::path& path, const std::string& text) {
-  return write_file_atomically(path, text);
+// The writers below support/ and io/ still say "" or a message; this is where it becomes a Status.
+Status writer_status(std::string error) { return error.empty() ? Status() : Status::error(std::move(error)); }
+
+Status write_text_file(const std::filesystem::path& path, const std::string& text) {
+  return writer_status(write_file_atomically(path, text));
 }
 
 void replace_config(const ir::StateSource& state, ArchiveEdit& edit) {
@@ -23,23 +26,23 @@ void replace_config(const ir::StateSource& state, ArchiveEdit& edit) {
 
 }  // namespace
 
-std::string write_lowered(const std::filesystem::path& input, const std::vector<ir::Program>& programs,
-                          const std::filesystem::path& output, OutputFormat format, bool state_renamed) {
-  if (programs.empty()) return "the input holds no program to write";
+Status write_lowered(const std::filesystem::path& input, const std::vector<ir::Program>& programs,
+                     const std::filesystem::path& output, OutputFormat format, bool state_renamed) {
+  if (programs.empty()) return Status::error("the input holds no program to write");
   const ir::ArchiveLayout layout = programs.front().layout();
   if (format == OutputFormat::kTextproto || layout == ir::LAYOUT_TEXTPROTO) {
     ir::ProgramSet set;
     for (const ir::Program& program : programs) *set.add_programs() = program;
     std::string text;
-    if (!google::protobuf::TextFormat::PrintToString(set, &text)) return "cannot print the IR as textproto";
+    if (!google::protobuf::TextFormat::PrintToString(set, &text)) return Status::error("cannot print the IR as textproto");
     return write_text_file(output, text);
   }
   switch (layout) {
     case ir::LAYOUT_BARE_JSON: return write_text_file(output, to_pytorch_json(programs.front().program()));
     case ir::LAYOUT_LEGACY_ZIP:
       if (state_renamed) {
-        return "a legacy archive keeps its state dict pickled (serialized_state_dict.pt), which "
-               "pt2lint cannot rename; re-save the program with torch.export.save first";
+        return Status::error("a legacy archive keeps its state dict pickled (serialized_state_dict.pt), which "
+                             "pt2lint cannot rename; re-save the program with torch.export.save first");
       }
       [[fallthrough]];
     case ir::LAYOUT_PT2_ARCHIVE: {
@@ -51,9 +54,9 @@ std::string write_lowered(const std::filesystem::path& input, const std::vector<
           replace_config(program.constants(), edit);
         }
       }
-      return write_edited_archive(input, output, edit);
+      return writer_status(write_edited_archive(input, output, edit));
     }
-    default: return "the input's layout is unknown, so it cannot be written back";
+    default: return Status::error("the input's layout is unknown, so it cannot be written back");
   }
 }
 

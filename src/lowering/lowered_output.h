@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::lowering {
 
@@ -17,8 +18,8 @@ enum class OutputFormat {
 };
 
 // `programs` all come from `input` (load_file order). `state_renamed`: the weights and
-// constants configs changed too and must be rewritten. Returns "" or what went wrong.
-std::string write_lowered(const std::filesystem::path& input, const std::vector<ir::Program>& programs,
-                          const std::filesystem::path& output, OutputFormat format, bool state_renamed);
+// constants configs changed too and must be rewritten. Fails saying what went wrong.
+Status write_lowered(const std::filesystem::path& input, const std::vector<ir::Program>& programs,
+                     const std::filesystem::path& output, OutputFormat format, bool state_renamed);
 
 }  // namespace pt2lint::lowering

@@ -3,8 +3,6 @@
 #include <set>
 #include <string_view>
 
-#include <simdjson.h>
-
 #include "io/writers/python_json_text.h"
 
 namespace pt2lint::lowering {
@@ -49,17 +47,6 @@ std::string mapping_json(const Renames& renames) {
   }
   out += "}";
   return out;
-}
-
-bool read_mapping(simdjson::dom::element element, std::map<std::string, std::string>& out) {
-  simdjson::dom::object object;
-  if (element.get(object)) return false;
-  for (auto [key, value] : object) {
-    std::string_view text;
-    if (value.get(text)) return false;
-    out.emplace(std::string(key), std::string(text));
-  }
-  return true;
 }
 
 }  // namespace
@@ -122,33 +109,6 @@ void record_renames(ir::Program& program, const Renames& renames) {
   ir::StringEntry* item = metadata.Add();
   item->set_key("custom");
   item->set_value("{" + entry + "}");
-}
-
-std::optional<std::map<std::string, std::string>> recorded_renames(const ir::Program& program,
-                                                                   std::string& error) {
-  simdjson::dom::parser parser;
-  for (const ir::StringEntry& item : program.program().graph_module().metadata()) {
-    std::map<std::string, std::string> mapping;
-    if (item.key() == kRenameMetadataKey) {
-      simdjson::dom::element element;
-      if (parser.parse(item.value()).get(element) || !read_mapping(element, mapping)) {
-        error = std::string("metadata entry '") + kRenameMetadataKey + "' is not a JSON object of strings";
-        return std::nullopt;
-      }
-      return mapping;
-    }
-    if (item.key() != "custom") continue;
-    simdjson::dom::element custom;
-    if (parser.parse(item.value()).get(custom)) continue;
-    simdjson::dom::element recorded;
-    if (custom[kRenameMetadataKey].get(recorded)) continue;
-    if (!read_mapping(recorded, mapping)) {
-      error = std::string("metadata custom['") + kRenameMetadataKey + "'] is not a JSON object of strings";
-      return std::nullopt;
-    }
-    return mapping;
-  }
-  return std::nullopt;
 }
 
 }  // namespace pt2lint::lowering

@@ -6,12 +6,11 @@
 // exactly the field bug this exists to show, so the scope can be narrowed (tests do).
 #pragma once
 
-#include <map>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "contract/recorded_renames.h"
 #include "program.pb.h"
 
 namespace pt2lint::lowering {
@@ -24,18 +23,10 @@ struct RenameScope {
   bool state_entries = true;  // weights / constants config keys
 };
 
-// The metadata key under which the mapping is recorded: an entry of the JSON object in
-// graph_module.metadata["custom"], which torch.export.load keeps as module.meta["custom"].
-inline constexpr const char* kRenameMetadataKey = "pt2lint.renamed_buffers";
-
 Renames plan_nested_buffer_renames(const ir::Program& program);
 void apply_renames(ir::Program& program, const Renames& renames, RenameScope scope = {});
-// Adds the mapping to graph_module.metadata["custom"] (creating it when absent).
+// Adds the mapping to graph_module.metadata["custom"] under kRenameMetadataKey (creating it
+// when absent); contract/recorded_renames.h reads it back.
 void record_renames(ir::Program& program, const Renames& renames);
-
-// The mapping a program records, from `custom` or a top-level metadata entry of that name;
-// nullopt when it records none. `error` is set when one is recorded but unreadable.
-std::optional<std::map<std::string, std::string>> recorded_renames(const ir::Program& program,
-                                                                   std::string& error);
 
 }  // namespace pt2lint::lowering

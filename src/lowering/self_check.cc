@@ -10,12 +10,12 @@
 
 namespace pt2lint::lowering {
 
-std::string self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas) {
+Status self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas) {
   const std::vector<std::string> writers =
       dataflow::mutating_nodes_anywhere(lowered.program().graph_module().graph());
   if (!writers.empty()) {
-    return fmt::format("the lowered program still contains a mutating op: {}{}", writers.front(),
-                       writers.size() > 1 ? fmt::format(" (and {} more)", writers.size() - 1) : "");
+    return Status::error(fmt::format("the lowered program still contains a mutating op: {}{}", writers.front(),
+                                     writers.size() > 1 ? fmt::format(" (and {} more)", writers.size() - 1) : ""));
   }
   RuleRegistry registry;
   register_all_rules(registry);
@@ -24,8 +24,8 @@ std::string self_check(const ir::Program& lowered, const opschema::SchemaCatalog
   engine.check_program(lowered, sink);
   for (const Finding& finding : sink.findings()) {
     if (finding.severity != Severity::kError) continue;
-    return fmt::format("the lowered program fails `check`: {} [{} {}]", finding.message, finding.rule_id,
-                       finding.rule_name);
+    return Status::error(fmt::format("the lowered program fails `check`: {} [{} {}]", finding.message,
+                                     finding.rule_id, finding.rule_name));
   }
   return {};
 }

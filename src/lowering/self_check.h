@@ -7,6 +7,7 @@
 #include <string>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::opschema {
 class SchemaCatalog;
@@ -14,8 +15,8 @@ class SchemaCatalog;
 
 namespace pt2lint::lowering {
 
-// "" when `lowered` passes; else the first problem, naming the node or the finding. `schemas`
-// are the custom op schemas the lowering used (--op-schemas), or nullptr.
-std::string self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas = nullptr);
+// Fails with the first problem of `lowered`, naming the node or the finding. `schemas` are the
+// custom op schemas the lowering used (--op-schemas), or nullptr.
+Status self_check(const ir::Program& lowered, const opschema::SchemaCatalog* schemas = nullptr);
 
 }  // namespace pt2lint::lowering

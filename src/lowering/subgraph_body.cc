@@ -9,7 +9,7 @@
 
 namespace pt2lint::lowering {
 
-FunctionalBody functionalize_body(const ir::Graph& body) {
+Expected<FunctionalBody> functionalize_body(const ir::Graph& body) {
   FunctionalBody result;
   // The body as a program of its own: every input a user input, every output a user output,
   // so the functionalizer gives each written input a user_input_mutation output.
@@ -23,12 +23,9 @@ FunctionalBody functionalize_body(const ir::Graph& body) {
   for (const ir::Argument& output : body.outputs())
     *module.mutable_signature()->add_output_specs()->mutable_user_output()->mutable_arg() = output;
 
-  const FunctionalizeResult lowered = functionalize(scope, /*whole_program=*/false);
-  if (!lowered.ok) {
-    result.error = lowered.error;
-    return result;
-  }
-  result.writes = lowered.writes;
+  const Expected<Functionalized> lowered = functionalize(scope, /*whole_program=*/false);
+  if (!lowered.ok()) return lowered.status();
+  result.writes = lowered->writes;
   const ir::GraphModule& out = scope.program().graph_module();
   result.graph = out.graph();
   result.graph.clear_outputs();
@@ -49,7 +46,6 @@ FunctionalBody functionalize_body(const ir::Graph& body) {
   }
   for (const ir::Argument* value : new_values) *result.graph.add_outputs() = *value;
   if (!new_values.empty()) result.graph.set_is_single_tensor_return(false);
-  result.ok = true;
   return result;
 }
 
@@ -59,7 +55,7 @@ bool has_graph_argument(const ir::Node& node) {
   return false;
 }
 
-LoweredCall lower_subgraph_call(const ir::Node& node, const CallerValues& caller) {
+Expected<LoweredCall> lower_subgraph_call(const ir::Node& node, const CallerValues& caller) {
   LoweredCall result;
   result.node = node;
   for (ir::NamedArgument& input : *result.node.mutable_inputs())
@@ -80,23 +76,20 @@ LoweredCall lower_subgraph_call(const ir::Node& node, const CallerValues& caller
     const std::vector<std::string> writers = dataflow::mutating_nodes_anywhere(*sub.graph);
     if (writers.empty()) continue;
     if (call.op != "wrap_with_set_grad_enabled" && call.op != "wrap_with_autocast") {
-      result.error = fmt::format(
+      return Status::error(fmt::format(
           "node '{}' ({}) writes inside its subgraph `{}` ({}); the reference lowering "
           "functionalizes writes only inside wrap_with_set_grad_enabled and wrap_with_autocast "
           "regions, and refuses to guess how {} would carry them out",
-          name, node.target(), sub.name, writers.front(), call.op);
-      return result;
+          name, node.target(), sub.name, writers.front(), call.op));
     }
     if (!sub.bound) {
-      result.error = fmt::format("node '{}' ({}): its operands do not fit the inputs of subgraph `{}`, "
-                                 "which writes ({})", name, node.target(), sub.name, writers.front());
-      return result;
+      return Status::error(fmt::format("node '{}' ({}): its operands do not fit the inputs of subgraph `{}`, "
+                                       "which writes ({})", name, node.target(), sub.name, writers.front()));
     }
-    FunctionalBody body = functionalize_body(*sub.graph);
-    if (!body.ok) {
-      result.error = fmt::format("inside subgraph `{}` of node '{}': {}", sub.name, name, body.error);
-      return result;
-    }
+    Expected<FunctionalBody> functional = functionalize_body(*sub.graph);
+    if (!functional.ok())
+      return Status::error(fmt::format("inside subgraph `{}` of node '{}': {}", sub.name, name, functional.message()));
+    FunctionalBody& body = functional.value();
     result.rewritten += body.writes;
     for (ir::NamedArgument& input : *result.node.mutable_inputs()) {
       if (input.arg().has_as_graph() && input.arg().as_graph().name() == sub.name)
@@ -105,9 +98,8 @@ LoweredCall lower_subgraph_call(const ir::Node& node, const CallerValues& caller
     for (int k : body.written_inputs) {
       const std::string value(sub.inputs[static_cast<std::size_t>(k)]);
       if (value.empty()) {
-        result.error = fmt::format("node '{}' ({}) writes input {} of subgraph `{}`, which is bound to "
-                                   "no tensor of the caller", name, node.target(), k, sub.name);
-        return result;
+        return Status::error(fmt::format("node '{}' ({}) writes input {} of subgraph `{}`, which is bound to "
+                                         "no tensor of the caller", name, node.target(), k, sub.name));
       }
       const std::string now = caller.fresh("getitem");
       caller.copy_meta(value, now);

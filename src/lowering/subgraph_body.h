@@ -11,18 +11,17 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::lowering {
 
 struct FunctionalBody {
-  bool ok = false;
-  std::string error;
   ir::Graph graph;                  // the functional body
   std::vector<int> written_inputs;  // graph input index of each appended output, in order
   int writes = 0;                   // in-place writes rewritten inside
 };
 
-FunctionalBody functionalize_body(const ir::Graph& body);
+Expected<FunctionalBody> functionalize_body(const ir::Graph& body);
 
 // What the caller's functionalizer lends to the lowering of one call node.
 struct CallerValues {
@@ -32,7 +31,6 @@ struct CallerValues {
 };
 
 struct LoweredCall {
-  std::string error;  // why the call cannot be lowered; empty on success
   ir::Node node;      // the call, with functional bodies and reads redirected
   std::vector<std::pair<std::string, std::string>> writes;  // caller value -> its new value
   // Outputs that are an operand itself (the subgraph returned it): output -> caller value.
@@ -46,7 +44,7 @@ bool has_graph_argument(const ir::Node& node);
 // Lowers a node with graph arguments: kept as it is when no subgraph writes anything; a
 // grad-mode or autocast region that writes is functionalized (its body returns the new
 // values of the operands it wrote, as extra outputs of the call); any other write inside a
-// subgraph is refused by name.
-LoweredCall lower_subgraph_call(const ir::Node& node, const CallerValues& caller);
+// subgraph is refused by name (the message says why the call cannot be lowered).
+Expected<LoweredCall> lower_subgraph_call(const ir::Node& node, const CallerValues& caller);
 
 }  // namespace pt2lint::lowering

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::opschema {
 class SchemaCatalog;
@@ -15,9 +16,9 @@ class SchemaCatalog;
 
 namespace pt2lint::lowering {
 
-// "" when nothing stands in the way; else why, naming the state, the node and its op.
+// Fails when something stands in the way, saying why: the state, the node and its op.
 // `input` is the file's path, for the `pt2lint schemas --missing` hint.
-std::string unmodelled_effects(const ir::Program& program, const opschema::SchemaCatalog* schemas,
-                               const std::string& input);
+Status unmodelled_effects(const ir::Program& program, const opschema::SchemaCatalog* schemas,
+                          const std::string& input);
 
 }  // namespace pt2lint::lowering

@@ -271,26 +271,23 @@ ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_o
 
 namespace pt2lint::lowering {
 
-std::optional<ir::Node> element_view(const ir::Node& node, std::string_view op, int element,
-                                     const std::vector<const ir::TensorMeta*>& elements,
-                                     const ir::TensorMeta* parent_meta, std::string& reason) {
+Expected<ir::Node> element_view(const ir::Node& node, std::string_view op, int element,
+                                const std::vector<const ir::TensorMeta*>& elements,
+                                const ir::TensorMeta* parent_meta) {
   const ir::NamedArgument* self = find_input(node, "self");
   const std::int64_t rank = parent_meta != nullptr ? parent_meta->sizes_size() : -1;
   std::int64_t dim = 0;
   if (op == "aten::hsplit") dim = rank == 1 ? 0 : 1;
   else if (op == "aten::dsplit") dim = 2;
   else if (const ir::NamedArgument* d = find_input(node, "dim"); d != nullptr && !int_input(node, "dim", dim)) {
-    reason = "its dim is not a static integer";
-    return std::nullopt;
+    return Status::error("its dim is not a static integer");
   }
   if (self == nullptr || rank < 0 || element < 0 || element >= static_cast<int>(elements.size())) {
-    reason = "its input or the shapes of its elements are unknown";
-    return std::nullopt;
+    return Status::error("its input or the shapes of its elements are unknown");
   }
   if (dim < 0) dim += rank;
   if (dim < 0 || dim >= rank) {
-    reason = "its dim is out of range";
-    return std::nullopt;
+    return Status::error("its dim is out of range");
   }
   ir::Node view;
   view.add_inputs()->CopyFrom(tensor_arg("self", std::string(single_tensor(self->arg()))));
@@ -305,8 +302,7 @@ std::optional<ir::Node> element_view(const ir::Node& node, std::string_view op, 
   for (int k = 0; k <= element; ++k) {
     const ir::TensorMeta* meta = elements[static_cast<std::size_t>(k)];
     if (meta == nullptr || meta->sizes_size() != rank || !meta->sizes(static_cast<int>(dim)).has_as_int()) {
-      reason = "the sizes of its elements are not static";
-      return std::nullopt;
+      return Status::error("the sizes of its elements are not static");
     }
     start = end;
     end += meta->sizes(static_cast<int>(dim)).as_int();

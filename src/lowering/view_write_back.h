@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint::lowering {
 
@@ -44,10 +45,10 @@ ViewWriteBack plan_view_write_back(const ir::Node& view, std::string_view view_o
 // kElementScatter) spelled as the single view it is: `slice.Tensor(self, dim, start, end)` or
 // `select.int(self, dim, element)`, reading the node's own `self` and defining the element's
 // name. `elements` describes every element in order (their sizes give the slice bounds).
-// nullopt, with `reason` set, when the bounds are not static.
-std::optional<ir::Node> element_view(const ir::Node& node, std::string_view op, int element,
-                                     const std::vector<const ir::TensorMeta*>& elements,
-                                     const ir::TensorMeta* parent_meta, std::string& reason);
+// Fails, saying why, when the bounds are not static.
+Expected<ir::Node> element_view(const ir::Node& node, std::string_view op, int element,
+                                const std::vector<const ir::TensorMeta*>& elements,
+                                const ir::TensorMeta* parent_meta);
 
 // Ops whose output is their input when no conversion happens. Their schema marks the return
 // as an alias, but they may also copy; the caller decides from the tensor metadata.

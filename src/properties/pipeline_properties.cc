@@ -22,8 +22,9 @@
 #include "engine/engine.h"
 #include "io/readers/load_bytes.h"
 #include "io/writers/program_json_writer.h"
+#include "lowering/lower_program.h"
+#include "support/status.h"
 #include "properties/ir_walk.h"
-#include "properties/reference_lower.h"
 #include "properties/report_checks.h"
 
 namespace pt2lint::properties {
@@ -90,7 +91,7 @@ std::string describe(const Finding& f) { return fmt::format("{} [{} {}]", f.mess
 // must survive its own file format, not only live in memory.
 // A program without a schema version (possible in a hand-written textproto only) has no
 // JSON form: the reader requires the field, so it stays in memory.
-std::optional<ir::Program> json_round_trip(const ir::Program& program, std::string& why) {
+Expected<ir::Program> json_round_trip(const ir::Program& program) {
   if (!program.program().has_schema_version()) return program;
   const std::string json = to_pytorch_json(program.program());
   LoadedFile loaded;
@@ -98,13 +99,9 @@ std::optional<ir::Program> json_round_trip(const ir::Program& program, std::stri
   load_bytes(json, program.name() + ".json", LoadOptions{}, loaded, sink);
   for (const Finding& f : sink.findings()) {
     if (f.severity != Severity::kError) continue;
-    why = describe(f);
-    return std::nullopt;
+    return Status::error(describe(f));
   }
-  if (loaded.programs.size() != 1) {
-    why = fmt::format("{} programs read back", loaded.programs.size());
-    return std::nullopt;
-  }
+  if (loaded.programs.size() != 1) return Status::error(fmt::format("{} programs read back", loaded.programs.size()));
   ir::Program out = std::move(loaded.programs.front());
   out.set_name(program.name());
   return out;
@@ -169,14 +166,17 @@ class PropertyRun {
   }
 
   void lower_properties(const ir::Program& x, const ProgramContract& contract, bool clean) {
-    std::string why;
-    std::optional<ir::Program> lowered = reference_lower(x, why);
-    if (!lowered) return;  // refusing is always allowed
-    lowered = json_round_trip(*lowered, why);
-    if (!lowered) return fail("lower-output-checks-clean", x, "the lowered program does not read back: " + why);
-    if (const Finding* error = check(*lowered, registry_).first_error())
+    // What `pt2lint lower` does to each program (lowering/lower_program.h), in memory, with
+    // no --op-schemas or --rename-nested.
+    const lowering::LowerSettings settings{nullptr, "FILE", false};
+    ir::Program once_lowered = x;
+    if (!lowering::lower_in_memory(once_lowered, settings).ok()) return;  // refusing is always allowed
+    Expected<ir::Program> lowered = json_round_trip(once_lowered);
+    if (!lowered.ok())
+      return fail("lower-output-checks-clean", x, "the lowered program does not read back: " + lowered.message());
+    if (const Finding* error = check(lowered.value(), registry_).first_error())
       return fail("lower-output-checks-clean", x, "check finds an error in lower(x): " + describe(*error));
-    const ProgramContract once = derive_contract(*lowered);
+    const ProgramContract once = derive_contract(lowered.value());
     if (clean) {
       CollectingSink sink;
       diff_contracts(contract, once, {}, sink);
@@ -188,9 +188,10 @@ class PropertyRun {
             f.rule_id != kUserOutputChanged.id)
           fail("lower-keeps-contract", x, "diff(x, lower(x)): " + describe(f));
     }
-    std::optional<ir::Program> twice = reference_lower(*lowered, why);
-    if (!twice) return fail("lower-idempotent", x, "lower refuses its own output: " + why);
-    if (!derive_contract(*twice).same_promises(once))
+    ir::Program twice = lowered.value();
+    if (const auto again = lowering::lower_in_memory(twice, settings); !again.ok())
+      return fail("lower-idempotent", x, "lower refuses its own output: " + again.message());
+    if (!derive_contract(twice).same_promises(once))
       fail("lower-idempotent", x, "contract(lower(lower(x))) differs from contract(lower(x))");
   }
 

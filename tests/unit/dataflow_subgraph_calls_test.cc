@@ -138,7 +138,7 @@ TEST(SubgraphCalls, ACallThatReturnsItsOperandReturnsTheStateItself) {
 
   // Lowered, the value written back is mul's, computed from the region's new value of steps.
   ir::Program lowered = program;
-  ASSERT_TRUE(lowering::functionalize(lowered).ok);
+  ASSERT_TRUE(lowering::functionalize(lowered).ok());
   const ir::GraphModule& module = lowered.program().graph_module();
   ASSERT_TRUE(module.signature().output_specs(0).has_buffer_mutation());
   const std::string written = module.signature().output_specs(0).buffer_mutation().arg().name();

@@ -54,15 +54,15 @@ TEST(SignatureDraft, MoveRemoveAndAddKeepSpecsBesideOutputs) {
   SignatureDraft draft;
   ASSERT_TRUE(read_draft(program.program(), draft));
   ASSERT_EQ(draft.outputs.size(), 5u);
-  EXPECT_EQ(apply_edit(draft, {EditOp::kMove, 4, 0}), "");
+  EXPECT_TRUE(apply_edit(draft, {EditOp::kMove, 4, 0}).ok());
   EXPECT_EQ(argument_value_name(draft.outputs[0].output), "view_60");
   EXPECT_EQ(draft.outputs[0].original, 4);
-  EXPECT_EQ(apply_edit(draft, {EditOp::kRemove, 0}), "");
+  EXPECT_TRUE(apply_edit(draft, {EditOp::kRemove, 0}).ok());
   EXPECT_EQ(draft.outputs.size(), 4u);
   SignatureEdit add{EditOp::kAddWriteBack, -1, 4, "user_output", "", "view_60"};
-  EXPECT_EQ(apply_edit(draft, add), "");
+  EXPECT_TRUE(apply_edit(draft, add).ok());
   EXPECT_TRUE(draft.outputs[4].spec.has_user_output());
-  EXPECT_NE(apply_edit(draft, {EditOp::kMove, 9, 0}), "");  // out of range: refused, not applied
+  EXPECT_FALSE(apply_edit(draft, {EditOp::kMove, 9, 0}).ok());  // out of range: refused, not applied
 }
 
 TEST(SignatureText, UnifiedDiffShowsOnlyTheChange) {

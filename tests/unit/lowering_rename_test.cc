@@ -6,6 +6,7 @@
 
 #include "../data/lowering/lowering_test_support.h"
 #include "contract/contract_diff.h"
+#include "contract/recorded_renames.h"
 #include "core/rule_registry.h"
 #include "engine/engine.h"
 #include "lowering/functionalize.h"
@@ -44,7 +45,7 @@ class RenameNested : public ::testing::Test {
     if (!have_corpus()) GTEST_SKIP() << "corpus not found at " << corpus();
     original_ = load_clean(corpus() / "base" / "kv_nested_2l.pt2").at(0);
     lowered_ = original_;
-    ASSERT_TRUE(lowering::functionalize(lowered_).ok);
+    ASSERT_TRUE(lowering::functionalize(lowered_).ok());
     renames_ = lowering::plan_nested_buffer_renames(lowered_);
   }
   ir::Program original_, lowered_;
@@ -71,11 +72,10 @@ TEST_F(RenameNested, AFullRenamingIsCleanAndKeepsTheContract) {
   EXPECT_TRUE(std::none_of(findings.begin(), findings.end(),
                            [](const Finding& f) { return f.severity == Severity::kError; }))
       << rules_of(findings);
-  std::string error;
-  const auto recorded = lowering::recorded_renames(lowered_, error);
-  ASSERT_TRUE(recorded.has_value()) << error;
-  EXPECT_EQ(recorded->size(), 4u);
-  EXPECT_EQ(rules_of(diff(original_, lowered_, *recorded)), "");
+  const auto recorded = recorded_renames(lowered_);
+  ASSERT_TRUE(recorded.ok() && recorded.value().has_value()) << (recorded.ok() ? "" : recorded.message());
+  EXPECT_EQ(recorded.value()->size(), 4u);
+  EXPECT_EQ(rules_of(diff(original_, lowered_, *recorded.value())), "");
   // Without the mapping the same program breaks a promise per renamed buffer.
   EXPECT_EQ(diff(original_, lowered_, {}).size(), 4u);
 }
@@ -97,10 +97,9 @@ TEST_F(RenameNested, RenamingInputsButNotMutationTargetsIsCaught) {
   });
   EXPECT_TRUE(suggests) << dangling->message;
 
-  std::string error;
-  const auto recorded = lowering::recorded_renames(lowered_, error);
-  ASSERT_TRUE(recorded.has_value());
-  const auto broken = diff(original_, lowered_, *recorded);
+  const auto recorded = recorded_renames(lowered_);
+  ASSERT_TRUE(recorded.ok() && recorded.value().has_value());
+  const auto broken = diff(original_, lowered_, *recorded.value());
   ASSERT_EQ(broken.size(), 4u) << rules_of(broken);
   for (const Finding& f : broken) EXPECT_EQ(f.rule_name, "write-back-target-renamed") << f.message;
 }
@@ -111,8 +110,8 @@ TEST_F(RenameNested, RecordingKeepsExistingCustomMetadata) {
   entry->set_value("{\"owner\": \"me\"}");
   lowering::record_renames(lowered_, renames_);
   EXPECT_NE(entry->value().find("\"owner\": \"me\""), std::string::npos);
-  std::string error;
-  EXPECT_TRUE(lowering::recorded_renames(lowered_, error).has_value()) << error;
+  const auto recorded = recorded_renames(lowered_);
+  EXPECT_TRUE(recorded.ok() && recorded.value().has_value()) << (recorded.ok() ? "" : recorded.message());
 }
 
 }  // namespace

@@ -119,8 +119,8 @@ class ViewLoweringPrograms : public ::testing::Test {
   // Lowers, then checks the result: no error finding, no mutating op, one write-back of buf.
   std::vector<std::string> lower_clean(ir::Program& program) {
     const auto result = lowering::functionalize(program);
-    EXPECT_TRUE(result.ok) << result.error;
-    if (!result.ok) return {};
+    EXPECT_TRUE(result.ok()) << result.message();
+    if (!result.ok()) return {};
     RuleRegistry registry;
     register_all_rules(registry);
     Engine engine(registry, RuleFilter{});
@@ -142,8 +142,8 @@ class ViewLoweringPrograms : public ::testing::Test {
 
   std::string refusal(ir::Program program) {
     const auto result = lowering::functionalize(program);
-    EXPECT_FALSE(result.ok);
-    return result.error;
+    EXPECT_FALSE(result.ok());
+    return result.message();
   }
 };
 
@@ -182,7 +182,7 @@ TEST_F(ViewLoweringPrograms, SliceScatterBoundsOfASplitElementAreItsOffsets) {
   auto program = make({7}, node("split_with_sizes.default", "split", tensor("self", "b_buf") + ints("split_sizes", {2, 4, 1}),
                                 split_out) + add_one("add_", "s1"),
                       {{"s0", {2}}, {"s1", {4}}, {"s2", {1}}, {"add_", {4}}}, "add_");
-  ASSERT_TRUE(lowering::functionalize(program).ok);
+  ASSERT_TRUE(lowering::functionalize(program).ok());
   for (const ir::Node& n : program.program().graph_module().graph().nodes()) {
     if (n.target() != "torch.ops.aten.slice_scatter.default") continue;
     EXPECT_EQ(n.inputs(3).arg().as_int(), 2);  // start

@@ -1,0 +1,149 @@
+#include "lowering/repair_paths.h"
+
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "diagnosis/repair_program.h"
+#include "diagnosis/signature_text.h"
+#include "engine/engine.h"
+#include "engine/file_discovery.h"
+#include "lowering/lowered_output.h"
+#include "lowering/rename_nested.h"
+#include "support/atomic_file.h"
+
+namespace pt2lint::lowering {
+namespace {
+
+// The error findings `check` reports for `path` (all rules, no config).
+std::vector<Finding> error_findings_of(const RuleRegistry& registry, const std::filesystem::path& path) {
+  Engine engine(registry, RuleFilter{});
+  FileResult result = engine.check_file(path, LoadOptions{});
+  std::vector<Finding> errors;
+  for (Finding& f : result.findings)
+    if (f.severity == Severity::kError) errors.push_back(std::move(f));
+  if (result.outcome == LoadOutcome::kUnreadable) {
+    Finding f;
+    f.message = "cannot be read back: " + result.error;
+    errors.push_back(std::move(f));
+  }
+  return errors;
+}
+
+// Writes the repaired programs to `fix.output` through a staging file beside it, checks that
+// file with every rule, and renames it over the output (an atomic replace) only when it is
+// clean. The staging file's name is mkstemp's (support/atomic_file.h); every early return
+// removes it.
+void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fix) {
+  AtomicFile staged(fix.output);
+  if (!staged.ok()) {
+    fix.error = staged.error();
+    return;
+  }
+  const std::filesystem::path staging = staged.temporary();
+  if (Status written =
+          write_lowered(fix.input, fix.loaded.programs, staging, OutputFormat::kSameAsInput, state_renamed);
+      !written.ok()) {
+    fix.error = written.message();
+    return;
+  }
+  fix.remaining = error_findings_of(registry, staging);
+  if (!fix.remaining.empty()) {
+    fix.outcome = FixOutcome::kOutOfReach;
+    fix.error = fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
+                            "cannot fix, so nothing was written:",
+                            fix.input, fix.edits);
+    return;
+  }
+  if (!staged.commit()) {
+    fix.error = staged.error();
+    return;
+  }
+  fix.outcome = FixOutcome::kRepaired;
+}
+
+// Repairs each program of `fix.loaded` in memory; false (with `fix` saying why) on a refusal.
+bool repair_loaded_programs(const FixOptions& options, FileFix& fix, bool& state_renamed) {
+  const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
+  for (ir::Program& program : fix.loaded.programs) {
+    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
+    if (!repair.refusal.empty()) {
+      fix.outcome = repair.needs_unsafe ? FixOutcome::kNeedsUnsafe : FixOutcome::kOutOfReach;
+      fix.error = fmt::format("{}:{}: {}: {}", fix.input, program.name(),
+                              repair.needs_unsafe ? "not repaired" : "ambiguous, not repaired", repair.refusal);
+      return false;
+    }
+    // The targets followed a rename of the state: the program records the mapping, so that
+    // `pt2lint diff CLEAN FIXED` pairs the states by it.
+    record_renames(program, repair.followed_renames);
+    state_renamed |= repair.state_entries_renamed;
+    fix.edits += repair.edits.size();
+    fix.diff += diagnosis::unified_diff(
+        diagnosis::signature_lines(repair.before), diagnosis::signature_lines(repair.after),
+        fmt::format("{}:{}", fix.input, program.name()),
+        fmt::format("{}:{} (repaired)", fix.output.empty() ? fix.input : fix.output, program.name()));
+    fix.repaired.push_back({program.name(), std::move(repair.causes)});
+  }
+  return true;
+}
+
+FileFix fix_file(const RuleRegistry& registry, const FixOptions& options, const std::string& input,
+                 const std::string& output) {
+  FileFix fix;
+  fix.input = input;
+  fix.output = output;
+  fix.errors_before = error_findings_of(registry, input);
+  fix.loaded = load_programs(input);
+  if (!fix.loaded.readable) return fix;  // kFailed
+  if (fix.errors_before.empty()) {
+    fix.outcome = FixOutcome::kClean;
+    return fix;
+  }
+  fix.outcome = FixOutcome::kOutOfReach;
+  if (!fix.loaded.usable()) return fix;
+  bool state_renamed = false;
+  if (!repair_loaded_programs(options, fix, state_renamed)) return fix;
+  if (fix.edits == 0) {
+    std::set<std::string> rules;
+    for (const Finding& f : fix.errors_before) rules.insert(f.rule_id + " " + f.rule_name);
+    std::string list;
+    for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
+    fix.error = fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
+                            input, list);
+    return fix;
+  }
+  if (options.dry_run) {
+    fix.outcome = FixOutcome::kRepaired;
+    return fix;
+  }
+  fix.outcome = FixOutcome::kFailed;
+  write_checked(registry, state_renamed, fix);
+  return fix;
+}
+
+}  // namespace
+
+FixReport repair_paths(const RuleRegistry& registry, const FixOptions& options) {
+  FixReport report;
+  const std::vector<DiscoveredFile> files = discover_files(options.inputs, report.missing);
+  if (!report.missing.empty()) {
+    report.stop = FixStop::kMissingPaths;
+    return report;
+  }
+  if (!options.output.empty() && (files.size() != 1 || files.front().found_by_folder_walk)) {
+    report.stop = FixStop::kOutputNeedsOneFile;
+    return report;
+  }
+  for (const DiscoveredFile& file : files) {
+    const std::string input = file.path.string();
+    const FileFix fix = fix_file(registry, options, input, options.in_place ? input : options.output);
+    ++report.counts[fix.outcome];
+    if (options.on_file) options.on_file(fix);
+  }
+  report.many = files.size() > 1 || (files.size() == 1 && files.front().found_by_folder_walk);
+  return report;
+}
+
+}  // namespace pt2lint::lowering
