@@ -19,8 +19,8 @@
 #include "contract/rename_map_file.h"
 #include "core/rule_catalogue.h"
 #include "lowering/rename_nested.h"
+#include "reports/formats.h"
 #include "reports/html/contract_diff_page.h"
-#include "reports/renderer.h"
 
 namespace pt2lint {
 namespace {
@@ -61,8 +61,8 @@ bool load_side(const std::string& path, LoadedPrograms& loaded) {
 }
 
 int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
-  auto renderer = make_renderer(options.format);
-  if (!renderer) {
+  const ReportFormat* format = find_format(options.format);
+  if (format == nullptr) {
     print_error("unknown format '" + options.format + "'");
     return kExitUsage;
   }
@@ -78,7 +78,7 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   if (!load_side(options.before, before) || !load_side(options.after, after)) return kExitUsage;
 
   opschema::SchemaCatalog schemas;
-  if (!build_op_schemas(options, before, after, schemas, options.format == "text" && options.output.empty() ? std::cout : std::cerr))
+  if (!build_op_schemas(options, before, after, schemas, format->notes_on_stdout && options.output.empty() ? std::cout : std::cerr))
     return kExitUsage;
   const OpKnowledge knowledge{&schemas, false};
   std::vector<ProgramContract> before_contracts, after_contracts;
@@ -125,13 +125,13 @@ int run_diff(const RuleRegistry& registry, const DiffOptions& options) {
   render.closing_summary = false;  // "N files checked" would miscount a comparison of two
   CommandOutput out(options.output);
   if (!out.ok()) return kExitUsage;
-  if (out.to_stdout()) render.color = color_on_stdout(options.format);
-  if (options.format == "html") {
+  if (out.to_stdout()) render.color = color_on_stdout(format->colour);
+  if (format->diff_page) {
     html::write_contract_diff_page({options.before, options.after, &before_contracts, &after_contracts,
                                     renames_for, &report.files.front().findings},
                                    render, out.stream());
   } else {
-    renderer->render(report, render, out.stream());
+    format->make()->render(report, render, out.stream());
   }
   if (!out.written()) return kExitUsage;
   return broken ? kExitFindings : undecidable ? kExitUndecidable : kExitClean;
@@ -147,7 +147,7 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("after", options->after, "the lowered program")->required();
   cmd->add_option("--rename", options->rename,
                   "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
-  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
+  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(format_names()));
   cmd->add_option("-o,--output", options->output, "write the report to FILE");
   add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};

@@ -16,7 +16,7 @@
 #include "core/rule_registry.h"
 #include "engine/run.h"
 #include "properties/golden_expectation.h"
-#include "reports/renderer.h"
+#include "reports/formats.h"
 #include "rules/register_all_rules.h"
 
 namespace pt2lint {
