@@ -86,12 +86,6 @@ void write_finding(JsonWriter& json, const Finding& f, const std::string& source
   json.end_object();
 }
 
-void write_strings(JsonWriter& json, std::string_view key, const std::vector<std::string>& strings) {
-  json.key(key).begin_array();
-  for (const std::string& s : strings) json.value(s);
-  json.end_array();
-}
-
 void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.begin_object();
   json.field("name", program.name).field("dialect", program.dialect);
@@ -100,9 +94,9 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("mutations").begin_array();
   for (const MutationSummary& m : program.mutations) {
     json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
-    write_strings(json, "nodes", m.nodes);
+    json.string_array("nodes", m.nodes);
     // Only for state with other names: the key is additive.
-    if (!m.aliases.empty()) write_strings(json, "aliases", m.aliases);
+    if (!m.aliases.empty()) json.string_array("aliases", m.aliases);
     if (!m.initial_value.empty()) json.field("initial_value", m.initial_value);  // additive
     json.end_object();
   }
@@ -111,9 +105,7 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("possible_mutations").begin_array();
   for (const MutationSummary& m : program.possible_mutations) {
     json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
-    write_strings(json, "nodes", m.nodes);
-    write_strings(json, "ops", m.ops);
-    json.end_object();
+    json.string_array("nodes", m.nodes).string_array("ops", m.ops).end_object();
   }
   json.end_array();
   json.end_object();
