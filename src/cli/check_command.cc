@@ -17,6 +17,7 @@
 #include "engine/run.h"
 #include "reports/graph/finding_pictures.h"
 #include "reports/formats.h"
+#include "reports/github_renderer.h"
 #include "reports/run_summary.h"
 
 namespace pt2lint {
@@ -102,6 +103,11 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   if (!out.to_stdout() || !options.quiet || !format->quiet)
     format->make()->render(report, render, out.stream());
   if (!out.written()) return kExitUsage;
+  if (!render.step_summary_path.empty()) {
+    // The annotations are written; a summary that cannot be is said, and changes no exit code.
+    Status appended = append_step_summary(report, render, render.step_summary_path);
+    if (!appended.ok()) print_warning(appended.message());
+  }
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
   if (options.statistics && !format->statistics) write_statistics(report, std::cerr);
   // A path that could not be opened, or that holds no program.

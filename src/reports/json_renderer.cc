@@ -53,8 +53,20 @@ void write_finding(JsonWriter& json, const Finding& f, const std::string& source
   write_location(json, f.location);
   json.field("message", f.message);
   json.key("notes").begin_array();
-  for (const std::string& note : f.notes) json.value(note);
+  for (const Note& note : f.notes) json.value(note.text);
   json.end_array();
+  // Additive: the notes that point at a related place (the other spec of a swap, ...), each
+  // as its index in `notes` and that place; only on findings that have one.
+  if (has_located_note(f)) {
+    json.key("note_locations").begin_array();
+    for (std::size_t i = 0; i < f.notes.size(); ++i) {
+      if (!f.notes[i].location) continue;
+      json.begin_object().field("note", i);
+      write_location(json, *f.notes[i].location);
+      json.end_object();
+    }
+    json.end_array();
+  }
   if (f.fix) {
     json.key("fix").begin_object().field("description", f.fix->description);
     if (!f.fix->replacement.empty()) json.field("replacement", f.fix->replacement);
