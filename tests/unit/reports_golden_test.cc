@@ -155,7 +155,9 @@ TEST(ReportsRegistry, FormatTableRowsAreDistinctAndFindable) {
     EXPECT_TRUE(names.insert(format.name).second) << format.name;
     EXPECT_EQ(find_format(format.name), &format) << format.name;
     // A JSON document is never coloured, and never silenced by --quiet.
-    if (format.json) EXPECT_FALSE(format.colour || format.quiet) << format.name;
+    if (format.json) {
+      EXPECT_FALSE(format.colour || format.quiet) << format.name;
+    }
   }
   EXPECT_EQ(names.size(), format_names().size());
   EXPECT_EQ(find_format("html")->pictures, graph::PictureLanguage::kSvg);
