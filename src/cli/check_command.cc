@@ -16,7 +16,8 @@
 #include "core/rule_catalogue.h"
 #include "engine/run.h"
 #include "reports/graph/finding_pictures.h"
-#include "reports/renderer.h"
+#include "reports/formats.h"
+#include "reports/github_renderer.h"
 #include "reports/run_summary.h"
 
 namespace pt2lint {
@@ -51,8 +52,8 @@ void print_stale_baseline(const std::vector<BaselineEntry>& stale) {
 }
 
 int run_check(const RuleRegistry& registry, CheckOptions& options) {
-  auto renderer = make_renderer(options.format);
-  if (!renderer) {
+  const ReportFormat* format = find_format(options.format);
+  if (format == nullptr) {
     print_error("unknown format '" + options.format + "'");
     return kExitUsage;
   }
@@ -68,7 +69,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   }
   run.standard_input = &std::cin;
   run.exit_after_run = true;
-  run.observer = graph::finding_picture_observer(options.format);
+  run.observer = graph::finding_picture_observer(format->pictures);
   RunReport report;
   {
     ProgressLine progress(!options.quiet);
@@ -87,24 +88,28 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   render.registry = &registry;
   render.show_mutations = options.show_mutations;
   render.verbose = options.verbose;
-  const bool text_format = options.format == "text" || options.format == "concise";
-  render.statistics = options.statistics && text_format;
+  render.statistics = options.statistics && format->statistics;
   render.source_root = options.source_root;
   render.full_report = options.full_report;
   render.baseline_active = !report.baseline.empty();
   render.rule_doc = rule_doc_page;
   render.docs_url = report.docs_url;
-  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && options.format == "github")
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && format->step_summary)
     render.step_summary_path = summary;
   CommandOutput out(options.output);
   if (!out.ok()) return kExitUsage;
-  if (out.to_stdout()) render.color = color_on_stdout(options.format, options.color);
+  if (out.to_stdout()) render.color = color_on_stdout(format->colour, options.color);
   // --quiet silences the text report on the terminal; a file or another format is asked for.
-  if (!out.to_stdout() || !options.quiet || !text_format)
-    renderer->render(report, render, out.stream());
+  if (!out.to_stdout() || !options.quiet || !format->quiet)
+    format->make()->render(report, render, out.stream());
   if (!out.written()) return kExitUsage;
+  if (!render.step_summary_path.empty()) {
+    // The annotations are written; a summary that cannot be is said, and changes no exit code.
+    Status appended = append_step_summary(report, render, render.step_summary_path);
+    if (!appended.ok()) print_warning(appended.message());
+  }
   // Machine-readable formats keep stdout to themselves; their statistics go to stderr.
-  if (options.statistics && !text_format) write_statistics(report, std::cerr);
+  if (options.statistics && !format->statistics) write_statistics(report, std::cerr);
   // A path that could not be opened, or that holds no program.
   if (!report.errors.empty() || !report.without_programs.empty()) return kExitUsage;
   if (options.exit_zero) return kExitClean;
@@ -123,7 +128,7 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--stdin-filename", run.stdin_filename,
                   "the name standard input (-) goes by in findings and config lookup");
   cmd->add_option("--format", check.format, "output format")
-      ->check(CLI::IsMember(renderer_names()));
+      ->check(CLI::IsMember(format_names()));
   cmd->add_option("--select", run.rules.command_line.select,
                   "only these rules (ID, ID prefix or name)")
       ->delimiter(',');

@@ -11,7 +11,7 @@
 #include "cli/terminal.h"
 #include "contract/diff_programs.h"
 #include "reports/html/contract_diff_page.h"
-#include "reports/renderer.h"
+#include "reports/formats.h"
 
 namespace pt2lint {
 namespace {
@@ -43,15 +43,15 @@ int print_diff_refusal(const DiffFlags& flags, const DiffReport& report) {
 }
 
 int run_diff(const RuleRegistry& registry, const DiffFlags& flags) {
-  auto renderer = make_renderer(flags.format);
-  if (!renderer) {
+  const ReportFormat* format = find_format(flags.format);
+  if (format == nullptr) {
     print_error("unknown format '" + flags.format + "'");
     return kExitUsage;
   }
   const DiffReport report = diff_programs({flags.before, flags.after, flags.rename, flags.op_schemas});
   if (report.outcome == DiffOutcome::kBadOpSchemas)
     for (const std::string& problem : report.schema_problems) print_error(problem);
-  std::ostream& notes = flags.format == "text" && flags.output.empty() ? std::cout : std::cerr;
+  std::ostream& notes = format->notes_on_stdout && flags.output.empty() ? std::cout : std::cerr;
   for (const std::string& note : report.notes) notes << "pt2lint: note: " << note << '\n';
   if (report.outcome != DiffOutcome::kCompared) return print_diff_refusal(flags, report);
 
@@ -71,8 +71,8 @@ int run_diff(const RuleRegistry& registry, const DiffFlags& flags) {
   render.closing_summary = false;  // "N files checked" would miscount a comparison of two
   CommandOutput out(flags.output);
   if (!out.ok()) return kExitUsage;
-  if (out.to_stdout()) render.color = color_on_stdout(flags.format);
-  if (flags.format == "html") {
+  if (out.to_stdout()) render.color = color_on_stdout(format->colour);
+  if (format->diff_page) {
     auto renames_for = [&](const ProgramContract& contract) {
       Expected<RenameMap> renames = diff_renames(report, flags.after, contract);
       if (renames.ok()) return std::move(renames).value();
@@ -83,7 +83,7 @@ int run_diff(const RuleRegistry& registry, const DiffFlags& flags) {
                                     renames_for, &run.files.front().findings},
                                    render, out.stream());
   } else {
-    renderer->render(run, render, out.stream());
+    format->make()->render(run, render, out.stream());
   }
   if (!out.written()) return kExitUsage;
   switch (report.verdict) {
@@ -104,7 +104,7 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("after", options->after, "the lowered program")->required();
   cmd->add_option("--rename", options->rename,
                   "JSON object {\"old.fqn\": \"new_name\"}; default: the mapping AFTER records");
-  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(renderer_names()));
+  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(format_names()));
   cmd->add_option("-o,--output", options->output, "write the report to FILE");
   add_op_schemas_option(*cmd, options->op_schemas);
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};

@@ -19,8 +19,8 @@ void print_error(std::string_view message) { std::cerr << "pt2lint: error: " << 
 
 void print_warning(std::string_view message) { std::cerr << "pt2lint: warning: " << message << '\n'; }
 
-bool color_on_stdout(std::string_view format, std::string_view choice) {
-  if (format != "text" && format != "concise") return false;
+bool color_on_stdout(bool coloured_format, std::string_view choice) {
+  if (!coloured_format) return false;
   if (choice == "always") return true;
   if (choice == "never") return false;
   const char* no_color = std::getenv("NO_COLOR");

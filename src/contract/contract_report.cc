@@ -29,12 +29,6 @@ std::string_view initial_value_text(const std::string& verdict) {
   return "initial value: undecided";
 }
 
-void string_array(JsonWriter& json, std::string_view key, const std::vector<std::string>& items) {
-  json.key(key).begin_array();
-  for (const std::string& item : items) json.value(item);
-  json.end_array();
-}
-
 }  // namespace
 
 void print_contracts_text(const std::vector<ProgramContract>& contracts, std::ostream& out,
@@ -108,20 +102,15 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
       facts_fields(json, w.value);
       json.end_object();
       if (!w.initial_value.empty()) json.field("initial_value", w.initial_value);  // additive
-      if (!w.aliases.empty()) {  // additive: only for state with other names
-        json.key("aliases").begin_array();
-        for (const std::string& alias : w.aliases) json.value(alias);
-        json.end_array();
-      }
+      // Additive: only for state with other names.
+      if (!w.aliases.empty()) json.string_array("aliases", w.aliases);
       json.end_object();
     }
     json.end_array();
     json.key("possible_writes").begin_array();  // additive: state ops of unknown schema may write
     for (const PossibleWritePromise& p : c.possible_writes) {
       json.begin_object().field("target", p.target).field("kind", state_kind_name(p.kind));
-      json.key("ops").begin_array();
-      for (const std::string& op : p.ops) json.value(op);
-      json.end_array().end_object();
+      json.string_array("ops", p.ops).end_object();
     }
     json.end_array();
     json.end_object();
@@ -131,9 +120,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.key("shared_state").begin_array();
     for (const SharedStatePromise& s : shared) {
       json.begin_object().field("target", s.target).field("kind", state_kind_name(s.kind));
-      string_array(json, "written_by", s.writers);
-      string_array(json, "only_read_by", s.readers);
-      json.end_object();
+      json.string_array("written_by", s.writers).string_array("only_read_by", s.readers).end_object();
     }
     json.end_array();
   }

@@ -35,7 +35,7 @@ void print_load_findings(const std::filesystem::path& path, const LoadedPrograms
     std::cerr << fmt::format("{}{}{}: {}: {} [{} {}]\n", path.string(), finding.program.empty() ? "" : ":",
                              finding.program, severity_name(finding.severity), finding.message,
                              finding.rule_id, finding.rule_name);
-    for (const std::string& note : finding.notes) std::cerr << "  note: " << note << '\n';
+    for (const Note& note : finding.notes) std::cerr << "  note: " << note.text << '\n';
   }
 }
 

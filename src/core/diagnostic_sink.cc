@@ -76,6 +76,10 @@ InFlightFinding& InFlightFinding::note(std::string text) {
   finding_.notes.push_back(std::move(text));
   return *this;
 }
+InFlightFinding& InFlightFinding::note(std::string text, Location at) {
+  finding_.notes.emplace_back(std::move(text), std::move(at));
+  return *this;
+}
 InFlightFinding& InFlightFinding::fix(std::string description, std::string replacement) {
   finding_.fix = SuggestedFix{std::move(description), std::move(replacement), {}};
   return *this;

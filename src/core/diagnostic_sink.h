@@ -47,6 +47,8 @@ class InFlightFinding {
   InFlightFinding& state(std::string fqn);
   InFlightFinding& stack_trace(std::string trace);
   InFlightFinding& note(std::string text);
+  // A note about a related place (Note::location), e.g. the first definition of a name.
+  InFlightFinding& note(std::string text, Location at);
   InFlightFinding& fix(std::string description, std::string replacement = {});
 
  private:

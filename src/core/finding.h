@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/signature_edit.h"
@@ -35,6 +36,36 @@ struct Location {
   std::string value;               // SSA value name
   std::string json_path;           // e.g. graph_module.signature.output_specs[3]
   std::string archive_member;      // zip member the finding is about
+
+  static Location of_input_spec(int index) {
+    Location location;
+    location.input_spec = index;
+    return location;
+  }
+  static Location of_output_spec(int index) {
+    Location location;
+    location.output_spec = index;
+    return location;
+  }
+
+  bool operator==(const Location&) const = default;
+};
+
+// One note of a finding: more of why, the fix's reasoning, or a second place that matters, as
+// MLIR's attachNote(loc) gives. A note with a location points at that related place (the other
+// spec of a swap, the other slot of a pairing); its text still names the place in words, so
+// formats without places (text, markdown, ...) print it as before. SARIF writes it as a
+// relatedLocation, HTML links it, JSON lists it under `related_locations`.
+struct Note {
+  std::string text;
+  std::optional<Location> location;
+
+  Note() = default;
+  Note(std::string note_text) : text(std::move(note_text)) {}  // NOLINT: implicit, a bare note
+  Note(const char* note_text) : text(note_text) {}           // NOLINT: implicit, as above
+  Note(std::string note_text, Location at) : text(std::move(note_text)), location(std::move(at)) {}
+
+  bool operator==(const Note&) const = default;
 };
 
 struct SuggestedFix {
@@ -51,7 +82,7 @@ struct Finding {
   std::string program;    // model name inside the file ("model", "decode", ...)
   Location location;
   std::string message;
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   std::optional<SuggestedFix> fix;
   // Stable identity used by fingerprints and baselines (never a line number).
   std::string op;          // node target, e.g. torch.ops.aten.index_copy_.default
@@ -67,5 +98,12 @@ struct Finding {
   // SVG for html, Mermaid for markdown); "" for formats that draw nothing (see docs/graph.md).
   std::string picture;
 };
+
+// Whether any note of `finding` points at a related place (Note::location).
+inline bool has_located_note(const Finding& finding) {
+  for (const Note& note : finding.notes)
+    if (note.location) return true;
+  return false;
+}
 
 }  // namespace pt2lint

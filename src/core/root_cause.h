@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/finding.h"
 #include "core/rule_info.h"
 #include "core/signature_edit.h"
 
@@ -13,7 +14,7 @@ namespace pt2lint {
 struct RootCause {
   std::string kind;     // "swap", "pairing", "rename", "dropped-write-back", ... (docs/fix.md)
   std::string message{};  // names the cause
-  std::vector<std::string> notes{};    // what each misplaced value really is, the mapping, ...
+  std::vector<Note> notes{};    // what each misplaced value really is, the mapping, ...
   std::vector<SignatureEdit> edits{};  // the repair; empty when `ambiguity` says why none
   std::string repair{};   // the repair in words, when listing every edit would say it worse
   std::string ambiguity{};             // non-empty: no repair can be proven, and why

@@ -61,7 +61,7 @@ void make_primary(Finding& f, const RootCause& cause, bool groups_others) {
     f.fix->edits = cause.edits;
     return;
   }
-  std::vector<std::string> notes = cause.notes;
+  std::vector<Note> notes = cause.notes;
   if (groups_others)
     notes.push_back(fmt::format("root cause of this {} finding: {}", f.rule_name, f.message));
   else

@@ -307,8 +307,9 @@ void Planner::plan_inputs() {
       if (name.empty() || name == placeholders[j] || index_.definition(name) ||
           named.contains(placeholders[j]))
         continue;
-      cause.notes.push_back(fmt::format("input_specs[{}] names `{}`; graph input {} is `{}`", j,
-                                        name, j, placeholders[j]));
+      cause.notes.emplace_back(fmt::format("input_specs[{}] names `{}`; graph input {} is `{}`", j,
+                                           name, j, placeholders[j]),
+                               Location::of_input_spec(static_cast<int>(j)));
       cause.input_specs.push_back(static_cast<int>(j));
       apply(cause, {EditOp::kRenameInput, static_cast<int>(j), -1, {}, {},
                     std::string(placeholders[j]), name});

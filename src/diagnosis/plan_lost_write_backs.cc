@@ -56,8 +56,9 @@ void Planner::restore_lost_write_backs() {
       RootCause& cause = pairing != nullptr ? *pairing : local;
       cause.output_specs.push_back(slots[users[0]].original);
       cause.states.push_back(state.target);
-      cause.notes.push_back(fmt::format("output_specs[{}] is declared a user output, but {}",
-                                        users[0], facts_.describe(update)));
+      cause.notes.push_back(spec_note(fmt::format("output_specs[{}] is declared a user output, but {}",
+                                                  users[0], facts_.describe(update)),
+                                      slots[users[0]].original));
       apply(cause, {EditOp::kRetarget, users[0], -1, kind, state.target});
       if (pairing == nullptr) {
         local.message = fmt::format("the write-back of {} is declared a user output", state_words(state));

@@ -13,6 +13,10 @@
 #include "diagnosis/rename_pattern.h"
 
 namespace pt2lint::diagnosis {
+Note spec_note(std::string text, int original) {
+  if (original < 0) return Note(std::move(text));
+  return Note(std::move(text), Location::of_output_spec(original));
+}
 
 std::string state_words(const DeclaredState& state) {
   return fmt::format("{} `{}`", state_kind_words(state.kind), state.target);
@@ -265,16 +269,19 @@ void Planner::pair_write_backs() {
     cause.output_specs.push_back(original);
     cause.states.push_back(r.meant.target);
     cause.states.push_back(r.written);
-    cause.notes.push_back(fmt::format("output_specs[{}] names `{}`, but {}", r.slot, r.written,
-                                      facts_.describe(value)));
+    cause.notes.push_back(spec_note(fmt::format("output_specs[{}] names `{}`, but {}", r.slot, r.written,
+                                                facts_.describe(value)),
+                                    original));
     apply(cause, {EditOp::kRetarget, r.slot, -1, kind, r.meant.target});
   }
   for (int i : to_user) {
     pairing.output_specs.push_back(slots[i].original);
     pairing.states.push_back(std::string(output_spec_target(slots[i].spec)));
-    pairing.notes.push_back(fmt::format("output_specs[{}] is declared a write-back of `{}`, but {}: "
-                                        "a user output", i, output_spec_target(slots[i].spec),
-                                        facts_.describe(slots[i].value())));
+    pairing.notes.push_back(spec_note(fmt::format("output_specs[{}] is declared a write-back of `{}`, "
+                                                  "but {}: a user output",
+                                                  i, output_spec_target(slots[i].spec),
+                                                  facts_.describe(slots[i].value())),
+                                      slots[i].original));
     apply(pairing, {EditOp::kRetarget, i, -1, "user_output"});
   }
   if (!rename.edits.empty()) {

@@ -22,6 +22,9 @@ struct DeclaredState {
 
 // "buffer `layers.0.k_cache`": a state as the planner's messages name it (plan_outputs.cc).
 std::string state_words(const DeclaredState& state);
+// A note about one output spec, located at it in the program as loaded (`original`); a spec the
+// draft added (-1) has no place in the file yet, and its note none.
+Note spec_note(std::string text, int original);
 
 class Planner {
  public:

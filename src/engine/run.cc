@@ -117,7 +117,7 @@ void name_standard_input(FileResult& file, const std::filesystem::path& temp, co
   rename(file.error);
   for (Finding& f : file.findings) {
     rename(f.message);
-    for (std::string& note : f.notes) rename(note);
+    for (Note& note : f.notes) rename(note.text);
     if (f.fix) rename(f.fix->description);
   }
 }

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "reports/renderer.h"
+#include "reports/formats.h"
 
 namespace pt2lint::properties {
 namespace {
@@ -103,13 +103,12 @@ std::vector<std::string> check_every_report(const FileResult& file, const RuleRe
   options.statistics = true;
   std::vector<std::string> problems;
   simdjson::dom::parser parser;
-  for (std::string_view format : renderer_names()) {
+  for (const ReportFormat& row : report_formats()) {
+    const std::string_view format = row.name;
     std::ostringstream out;
-    make_renderer(format)->render(report, options, out);
-    if (format == "text" || format == "markdown" || format == "github") {
-      check_inert_output(format, out.str(), problems);
-    }
-    if (!renders_json(format)) continue;
+    row.make()->render(report, options, out);
+    if (row.log_lines) check_inert_output(format, out.str(), problems);
+    if (!row.json) continue;
     const simdjson::padded_string text(out.str());
     simdjson::dom::element doc;
     if (auto error = parser.parse(text).get(doc)) {

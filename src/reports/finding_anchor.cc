@@ -46,10 +46,10 @@ std::string uri_reference(std::string_view path) {
 
 std::string message_with_notes(const Finding& finding, std::string_view note_separator) {
   std::string text = finding.message;
-  for (const std::string& note : finding.notes) {
+  for (const Note& note : finding.notes) {
     text += note_separator;
     text += "note: ";
-    text += note;
+    text += note.text;
   }
   return text;
 }

@@ -98,10 +98,16 @@ void GithubRenderer::render(const RunReport& report, const RenderOptions& option
     out << (options.step_summary_path.empty() ? "; run with $GITHUB_STEP_SUMMARY set to list them\n"
                                               : "; the job summary lists them\n");
   }
-  if (!options.step_summary_path.empty()) {
-    std::ofstream summary(options.step_summary_path, std::ios::app);
-    write_markdown_report(report, options, summary);
-  }
+}
+
+Status append_step_summary(const RunReport& report, const RenderOptions& options,
+                           const std::string& path) {
+  std::ofstream summary(path, std::ios::app);
+  if (summary) write_markdown_report(report, options, summary);
+  summary.close();
+  if (!summary)
+    return Status::error("cannot append the job summary to $GITHUB_STEP_SUMMARY '" + path + "'");
+  return Status();
 }
 
 }  // namespace pt2lint

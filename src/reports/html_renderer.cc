@@ -102,10 +102,48 @@ void write_filters(const RunReport& report, const std::map<std::string, RuleCoun
                      total, total);
 }
 
-void write_finding(const Finding& f, std::size_t number, std::size_t file, std::ostream& out) {
+// Whether `location` is at `at`: every part `at` sets (a spec, a node, ...) is the same.
+bool located_at(const Location& location, const Location& at) {
+  return (!at.input_spec || location.input_spec == at.input_spec) &&
+         (!at.output_spec || location.output_spec == at.output_spec) &&
+         (at.node.empty() || location.node == at.node) && (at.value.empty() || location.value == at.value) &&
+         (at.json_path.empty() || location.json_path == at.json_path) &&
+         (at.archive_member.empty() || location.archive_member == at.archive_member);
+}
+
+// The number of another finding of `file` at `at` in the same program, for a note's link; 0 when
+// none is there, or when `at` is the finding's own place.
+std::size_t finding_number_at(const FileResult& file, const std::vector<std::size_t>& numbers,
+                              const Finding& f, const Location& at) {
+  if (located_at(f.location, at)) return 0;
+  for (std::size_t i = 0; i < file.findings.size(); ++i) {
+    const Finding& other = file.findings[i];
+    if (&other != &f && other.program == f.program && located_at(other.location, at)) return numbers[i];
+  }
+  return 0;
+}
+
+// A note; one about a related place (Note::location) names it, linked to the finding there.
+void write_note(const FileResult& file, const std::vector<std::size_t>& numbers, const Finding& f,
+                const Note& note, std::ostream& out) {
+  out << "<li>" << inline_code(note.text);
+  if (note.location) {
+    const std::string where = escape(describe_location(*note.location));
+    if (std::size_t number = finding_number_at(file, numbers, f, *note.location); number > 0)
+      out << fmt::format(" <a class=\"note-at\" href=\"#finding-{}\">→ {} (#{})</a>", number, where, number);
+    else
+      out << fmt::format(" <span class=\"note-at\">(at {})</span>", where);
+  }
+  out << "</li>";
+}
+
+void write_finding(const FileResult& file, const std::vector<std::size_t>& numbers, std::size_t i,
+                   std::size_t k, std::ostream& out) {
+  const Finding& f = file.findings[i];
+  const std::size_t number = numbers[i];
   out << fmt::format("<article class=\"finding{}\" id=\"finding-{}\" data-rule=\"{}\" data-severity=\"{}\" "
                      "data-file=\"{}\"><div class=\"text\">",
-                     f.cause ? " folded" : "", number, escape(f.rule_id), severity_name(f.severity), file);
+                     f.cause ? " folded" : "", number, escape(f.rule_id), severity_name(f.severity), k);
   out << fmt::format("<h4>#{0} <span class=\"sev sev-{1}\">{1}</span> <a href=\"#doc-{3}\">{2} {3}</a>{4}</h4>\n",
                      number, severity_name(f.severity), escape(f.rule_id), escape(f.rule_name),
                      f.baselined ? " <span class=\"baseline\">(baselined)</span>" : "");
@@ -116,7 +154,7 @@ void write_finding(const Finding& f, std::size_t number, std::size_t file, std::
   out << "<p class=\"message\">" << inline_code(f.message) << "</p>\n";
   if (!f.notes.empty()) {
     out << "<ul class=\"notes\">";
-    for (const std::string& note : f.notes) out << "<li>" << inline_code(note) << "</li>";
+    for (const Note& note : f.notes) write_note(file, numbers, f, note, out);
     out << "</ul>\n";
   }
   if (f.fix) out << "<p class=\"fix\"><strong>fix:</strong> " << inline_code(f.fix->description) << "</p>\n";
@@ -137,11 +175,11 @@ void write_file_group(const FileResult& file, std::size_t k, bool open, std::siz
   for (std::size_t i = 0; i < file.findings.size(); ++i) {
     const Finding& f = file.findings[i];
     if (f.cause) continue;
-    write_finding(f, numbers[i], k, out);
+    write_finding(file, numbers, i, k, out);
     if (f.related.empty()) continue;
     out << fmt::format("<details class=\"folded\"><summary>{} more finding{} with this root cause</summary>\n",
                        f.related.size(), f.related.size() == 1 ? "" : "s");
-    for (int r : f.related) write_finding(file.findings[r], numbers[r], k, out);
+    for (int r : f.related) write_finding(file, numbers, static_cast<std::size_t>(r), k, out);
     out << "</details>\n";
   }
   out << "</details>\n";

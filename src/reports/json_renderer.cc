@@ -53,8 +53,20 @@ void write_finding(JsonWriter& json, const Finding& f, const std::string& source
   write_location(json, f.location);
   json.field("message", f.message);
   json.key("notes").begin_array();
-  for (const std::string& note : f.notes) json.value(note);
+  for (const Note& note : f.notes) json.value(note.text);
   json.end_array();
+  // Additive: the notes that point at a related place (the other spec of a swap, ...), each
+  // as its index in `notes` and that place; only on findings that have one.
+  if (has_located_note(f)) {
+    json.key("note_locations").begin_array();
+    for (std::size_t i = 0; i < f.notes.size(); ++i) {
+      if (!f.notes[i].location) continue;
+      json.begin_object().field("note", i);
+      write_location(json, *f.notes[i].location);
+      json.end_object();
+    }
+    json.end_array();
+  }
   if (f.fix) {
     json.key("fix").begin_object().field("description", f.fix->description);
     if (!f.fix->replacement.empty()) json.field("replacement", f.fix->replacement);
@@ -86,12 +98,6 @@ void write_finding(JsonWriter& json, const Finding& f, const std::string& source
   json.end_object();
 }
 
-void write_strings(JsonWriter& json, std::string_view key, const std::vector<std::string>& strings) {
-  json.key(key).begin_array();
-  for (const std::string& s : strings) json.value(s);
-  json.end_array();
-}
-
 void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.begin_object();
   json.field("name", program.name).field("dialect", program.dialect);
@@ -100,9 +106,9 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("mutations").begin_array();
   for (const MutationSummary& m : program.mutations) {
     json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
-    write_strings(json, "nodes", m.nodes);
+    json.string_array("nodes", m.nodes);
     // Only for state with other names: the key is additive.
-    if (!m.aliases.empty()) write_strings(json, "aliases", m.aliases);
+    if (!m.aliases.empty()) json.string_array("aliases", m.aliases);
     if (!m.initial_value.empty()) json.field("initial_value", m.initial_value);  // additive
     json.end_object();
   }
@@ -111,9 +117,7 @@ void write_program(JsonWriter& json, const ProgramSummary& program) {
   json.key("possible_mutations").begin_array();
   for (const MutationSummary& m : program.possible_mutations) {
     json.begin_object().field("target", m.target).field("kind", state_kind_name(m.kind));
-    write_strings(json, "nodes", m.nodes);
-    write_strings(json, "ops", m.ops);
-    json.end_object();
+    json.string_array("nodes", m.nodes).string_array("ops", m.ops).end_object();
   }
   json.end_array();
   json.end_object();

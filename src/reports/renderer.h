@@ -1,12 +1,11 @@
 // Renderers turn the findings of a run into one output format. They never decide anything.
+// What every renderer shares; the formats and their renderers are listed in reports/formats.h.
 #pragma once
 
 #include <functional>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/rule_registry.h"
 #include "engine/run_report.h"
@@ -42,13 +41,6 @@ class Renderer {
   virtual void render(const RunReport& report, const RenderOptions& options,
                       std::ostream& out) const = 0;
 };
-
-// The report formats, in the order `--help` lists them: the one list of their names.
-// nullptr for an unknown format name.
-std::unique_ptr<Renderer> make_renderer(std::string_view format);
-std::vector<std::string_view> renderer_names();
-// Whether `format` writes one JSON document (json, sarif, rdjson, gitlab).
-bool renders_json(std::string_view format);
 
 // "output_specs[3], node index_copy, value getitem_3" (only the parts that are set).
 std::string describe_location(const Location& location);

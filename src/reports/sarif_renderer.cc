@@ -107,6 +107,19 @@ void write_logical_locations(JsonWriter& json, const std::string& artifact, cons
   json.end_object().end_array();
 }
 
+// The related place of a note (Note::location), named as a finding's own place is: the node
+// as a function, or a spec ("output_specs[3]") as a member of the program.
+void write_note_location(JsonWriter& json, const std::string& artifact, const Finding& f,
+                         const Location& at) {
+  const std::string qualified = artifact + "::" + f.program;
+  const bool node = !at.node.empty();
+  const std::string name = node ? at.node : describe_location(at);
+  json.key("logicalLocations").begin_array().begin_object();
+  json.field("name", name).field("fullyQualifiedName", qualified + "::" + name);
+  json.field("kind", node ? "function" : "member");
+  json.end_object().end_array();
+}
+
 // The repair `pt2lint fix` applies, for findings whose diagnosis proved one (fix.edits).
 // A .pt2 is a zip whose program JSON is usually compressed, so no byte range of the file
 // can be replaced honestly: the one replacement SARIF requires is empty (it changes
@@ -175,7 +188,7 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
   write_logical_locations(json, anchor.artifact, f);
   json.end_object().end_array();
 
-  if (anchor.source || !f.related.empty() || f.cause) {
+  if (anchor.source || !f.related.empty() || f.cause || has_located_note(f)) {
     json.key("relatedLocations").begin_array();
     if (anchor.source) {
       json.begin_object().field("id", 1);
@@ -202,6 +215,17 @@ void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
       json.key("message").begin_object();
       json.field("text", "caused by [" + primary.rule_id + " " + primary.rule_name + "] " + primary.message);
       json.end_object().end_object();
+    }
+    // The notes that point at a related place (the other spec of a swap, ...), after the ids
+    // above: 1 for the program, then the grouped findings or the primary.
+    int id = 2 + std::max(static_cast<int>(f.related.size()), f.cause ? 1 : 0);
+    for (const Note& note : f.notes) {
+      if (!note.location) continue;
+      json.begin_object().field("id", id++);
+      write_artifact_location(json, anchor.artifact, 1);
+      write_note_location(json, anchor.artifact, f, *note.location);
+      json.key("message").begin_object().field("text", note.text).end_object();
+      json.end_object();
     }
     json.end_array();
   }

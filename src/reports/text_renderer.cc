@@ -48,7 +48,7 @@ void TextRenderer::render(const RunReport& report, const RenderOptions& options,
       if (!where.empty()) out << "  at: " << inert_text(where) << '\n';
       if (std::string source = user_source_line(f, options.source_root); !source.empty())
         out << "  source: " << inert_text(source) << '\n';
-      for (const std::string& note : f.notes) out << "  note: " << inert_text(note) << '\n';
+      for (const Note& note : f.notes) out << "  note: " << inert_text(note.text) << '\n';
       if (f.fix) out << "  fix: " << inert_text(f.fix->description) << '\n';
       if (f.cause)
         out << "  caused by: the root cause reported above (" << inert_text(file.findings[*f.cause].root_cause)

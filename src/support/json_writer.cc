@@ -138,4 +138,10 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
+JsonWriter& JsonWriter::string_array(std::string_view name, const std::vector<std::string>& items) {
+  key(name).begin_array();
+  for (const std::string& item : items) value(item);
+  return end_array();
+}
+
 }  // namespace pt2lint

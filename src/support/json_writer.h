@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,8 @@ class JsonWriter {
     key(name);
     return value(v);
   }
+  // key(name), then `items` as an array of strings.
+  JsonWriter& string_array(std::string_view name, const std::vector<std::string>& items);
 
   static void write_escaped(std::ostream& out, std::string_view text);
 

@@ -30,3 +30,11 @@ foreach(dir ${golden_dirs})
                    $<TARGET_FILE:pt2lint> ${golden_files_${dir_key}})
   set_tests_properties(golden/${name} PROPERTIES LABELS golden TIMEOUT 120)
 endforeach()
+
+# The runners' message pins (`# expect: ... {{TEXT}}`): a right pin of the message, a note or the
+# fix passes; a wrong, spanning or unterminated pin fails with exit 1 and says why, in
+# run_golden.py and run_diff_golden.py.
+add_test(NAME golden_runner_pins
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/golden_pins/check_golden_pins.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(golden_runner_pins PROPERTIES LABELS golden TIMEOUT 120)

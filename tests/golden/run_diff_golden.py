@@ -6,8 +6,8 @@ Usage: run_diff_golden.py PT2LINT PATH [PATH ...]
 Each PATH is a folder searched recursively, or one file of a pair. A pair is
 `CASE.before.textproto` (the original program) and `CASE.after.textproto` (its lowering), side
 by side. The expectations are comment lines of the `.after.textproto`, with the syntax of
-run_golden.py (whose parsing this reuses): `# expect: SEVERITY RULE LOCATION`, `# expect: none`
-(the default), `# ignore-rules: NAME, ...`. LOCATION is as in run_golden.py; diff's findings
+run_golden.py (whose parsing this reuses): `# expect: SEVERITY RULE LOCATION`, optionally
+followed by pins `{{TEXT}}` of the finding's text, `# expect: none` (the default), `# ignore-rules: NAME, ...`. LOCATION is as in run_golden.py; diff's findings
 locate a write-back at output_specs[i], a lost or undecidable state at state:FQN, a user input
 at input_specs[i] (i counts user inputs), and the other user-output and program findings at `-`.
 `# extend-select:` means nothing to diff and is refused; the `.before.textproto` must hold no
@@ -50,14 +50,15 @@ def check_pair(tool, after):
     if run_golden.read_expectations(before)[0]:
         return [f"error      {os.path.basename(before)} holds '# expect:' lines; they belong in the "
                 f"{AFTER} file"]
-    expected, ignored, extend = run_golden.read_expectations(after)
+    pins = []
+    expected, ignored, extend = run_golden.read_expectations(after, pins)
     if extend:
         return ["error      '# extend-select:' has no meaning for diff"]
     if ignored and not any(line.startswith(EXPECT_EXIT) for line in open(after, encoding="utf-8")):
         return ["error      '# ignore-rules:' needs '# expect-exit: N' (the exit status counts every rule)"]
     run = subprocess.run([tool, "diff", "--format", "json", before, after], capture_output=True, timeout=60)
     found, aliases = run_golden.report_findings(run, ignored)
-    problems = run_golden.compare(expected, found, aliases)
+    problems = run_golden.compare(expected, found, aliases, pins)
     want = expected_exit(after, expected)
     if run.returncode != want:
         problems.append(f"exit       {run.returncode}, expected {want}")

@@ -7,6 +7,9 @@ Each PATH is a golden file or a folder searched recursively. A golden file is an
 .json, .pt2). Expectations are comment lines, in the file itself or in its sidecar:
 
   # expect: SEVERITY RULE LOCATION    one line per expected finding (duplicates count)
+  # expect: SEVERITY RULE LOCATION {{TEXT}} ...
+                                      the same, and that finding's text must contain each
+                                      TEXT (a pin, as in MLIR and clang-tidy tests)
   # expect: none                      the file must produce no finding (also the default
                                       for a file without any expect line)
   # ignore-rules: NAME, NAME          findings of these rules are not compared
@@ -15,18 +18,23 @@ Each PATH is a golden file or a folder searched recursively. A golden file is an
 RULE is a rule name or ID. LOCATION is the finding's most specific location, the first
 present of: input_specs[i], output_specs[i], node:NAME, value:NAME, state:FQN,
 json:PATH, member:PATH; or `-` when the finding has no location.
+A pin `{{TEXT}}` matches a substring, case and spaces exact, of the finding's text: its
+message, each note and the fix's description, one per line (so a pin never spans two of them).
+Expected findings of one key with different pins each take a finding of their own.
 Fails (exit 1) on any unexpected or missing finding, or when pt2lint does not produce a
 JSON report; prints every difference first.
 """
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
 EXPECT = "# expect:"
 IGNORE = "# ignore-rules:"
 EXTEND = "# extend-select:"
+PIN = re.compile(r"\{\{(.+?)\}\}")
 
 
 def location_key(finding):
@@ -46,9 +54,10 @@ def location_key(finding):
     return "-"
 
 
-def read_expectations(path):
+def read_expectations(path, pins=None):
     """Returns (expected Counter of (severity, rule, location), ignored rule set, extra
-    selected rules), or raises."""
+    selected rules), or raises. When `pins` is a list, each expectation with pins is appended
+    to it as ((severity, rule, location), [TEXT, ...])."""
     source = path + ".expect" if os.path.exists(path + ".expect") else path
     expected, ignored, extend = collections.Counter(), set(), []
     with open(source, encoding="utf-8", errors="replace") as f:
@@ -59,12 +68,17 @@ def read_expectations(path):
             elif line.startswith(EXTEND):
                 extend += [r.strip() for r in line[len(EXTEND):].split(",") if r.strip()]
             elif line.startswith(EXPECT):
-                fields = line[len(EXPECT):].split()
-                if fields == ["none"]:
+                rest = line[len(EXPECT):]
+                texts = PIN.findall(rest)
+                fields = PIN.sub(" ", rest).split()
+                if fields == ["none"] and not texts:
                     continue
-                if len(fields) != 3:
-                    raise ValueError(f"{source}:{number}: want '# expect: SEVERITY RULE LOCATION'")
+                if len(fields) != 3 or "{{" in " ".join(fields) or "}}" in " ".join(fields):
+                    raise ValueError(f"{source}:{number}: want '# expect: SEVERITY RULE LOCATION "
+                                     "[{{TEXT}} ...]'")
                 expected[tuple(fields)] += 1
+                if texts and pins is not None:
+                    pins.append((tuple(fields), texts))
     return expected, ignored, extend
 
 
@@ -76,10 +90,19 @@ def actual_findings(tool, path, ignored, extend):
     return report_findings(run, ignored)
 
 
+def finding_text(finding):
+    """What a pin is matched against: the message, each note and the fix, one per line."""
+    lines = [finding.get("message", "")] + list(finding.get("notes", []))
+    if finding.get("fix", {}).get("description"):
+        lines.append(finding["fix"]["description"])
+    return "\n".join(lines)
+
+
 def report_findings(run, ignored):
     """(found, aliases) of the JSON report a finished pt2lint run printed: found counts
-    (severity, rule name, location) keys; aliases maps the same key with the rule ID to it, and
-    ("message",) + key to a message. Raises RuntimeError when there is no JSON report."""
+    (severity, rule name, location) keys; aliases maps the same key with the rule ID to it,
+    ("message",) + key to a message, and ("texts",) + key to the finding_text of each finding
+    of that key. Raises RuntimeError when there is no JSON report."""
     try:
         report = json.loads(run.stdout)
     except ValueError:
@@ -96,17 +119,39 @@ def report_findings(run, ignored):
             found[key] += 1
             aliases[(f.get("severity"), f.get("rule"), key[2])] = key
             aliases.setdefault(("message",) + key, f.get("message", ""))
+            aliases.setdefault(("texts",) + key, []).append(finding_text(f))
     return found, aliases
 
 
 def check_file(tool, path):
-    expected, ignored, extend = read_expectations(path)
+    pins = []
+    expected, ignored, extend = read_expectations(path, pins)
     found, aliases = actual_findings(tool, path, ignored, extend)
-    return compare(expected, found, aliases)
+    return compare(expected, found, aliases, pins)
 
 
-def compare(expected, found, aliases):
-    """One line per missing or unexpected finding; empty when they agree."""
+def compare_pins(pins, aliases):
+    """One line per pinned expectation that no finding of its key satisfies; each finding
+    satisfies one pinned expectation at most."""
+    problems = []
+    unused = {}
+    for key, texts in pins:
+        key = aliases.get(key, key)
+        candidates = unused.setdefault(key, list(aliases.get(("texts",) + key, [])))
+        match = next((i for i, text in enumerate(candidates) if all(t in text for t in texts)), None)
+        if match is None:
+            shown = " ".join("{{" + t + "}}" for t in texts)
+            seen = (candidates[0] if candidates else "").replace("\n", " | ")
+            problems.append(f"pin        {' '.join(key)} {shown}: no finding of this key contains it" +
+                            (f"; one has: {seen[:200]}" if seen else ""))
+        else:
+            del candidates[match]
+    return problems
+
+
+def compare(expected, found, aliases, pins=()):
+    """One line per missing or unexpected finding, and per pin no finding satisfies; empty when
+    they agree."""
     expected = collections.Counter({aliases.get(k, k): n for k, n in expected.items()})
     problems = []
     for key, n in (expected - found).items():
@@ -115,6 +160,8 @@ def compare(expected, found, aliases):
         message = aliases.get(("message",) + key, "")
         problems.append(f"unexpected {' '.join(key)}" + (f" (x{n})" if n > 1 else "") +
                         f": {message[:160]}")
+    if not problems:  # a missing finding already says why its pin cannot hold
+        problems += compare_pins(pins, aliases)
     return problems
 
 

@@ -76,6 +76,20 @@ def main():
         next(f for f in broken["files"] if f["findings"])["findings"][0]["severity"] = "fatal"
         if not problems_of(report_schema, broken, "x"):
             problems.append("the report schema accepts the severity `fatal`")
+    # A note's related place (note_locations, additive) names a note by its index.
+    located = [x for f in report["files"] for x in f["findings"] if x.get("note_locations")]
+    if not located:
+        problems.append("no finding with note_locations in the checked files: that key went untested")
+    else:
+        broken = copy.deepcopy(report)
+        next(x for f in broken["files"] for x in f["findings"] if x.get("note_locations"))[
+            "note_locations"][0]["note"] = "first"
+        if not problems_of(report_schema, broken, "x"):
+            problems.append("the report schema accepts a note_locations entry whose note is not an index")
+        for x in located:
+            for entry in x["note_locations"]:
+                if not 0 <= entry["note"] < len(x["notes"]):
+                    problems.append(f"note_locations names note {entry['note']} of {len(x['notes'])}")
     # Every repair edit says whether it is safe and what decided it (docs/fix.md).
     edits = [e for f in report["files"] for x in f["findings"] for e in x.get("fix", {}).get("edits", [])]
     if not edits:

@@ -17,7 +17,7 @@
 #include "engine/baseline/baseline.h"
 #include "engine/run.h"
 #include "properties/golden_expectation.h"
-#include "reports/renderer.h"
+#include "reports/formats.h"
 #include "rules/register_all_rules.h"
 
 namespace pt2lint {

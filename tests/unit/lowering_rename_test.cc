@@ -91,9 +91,9 @@ TEST_F(RenameNested, RenamingInputsButNotMutationTargetsIsCaught) {
     return f.rule_name == "mutation-target-resolves";
   });
   ASSERT_NE(dangling, findings.end()) << rules_of(findings);
-  const bool suggests = std::any_of(dangling->notes.begin(), dangling->notes.end(), [](const std::string& note) {
-    return note.find("did you mean") != std::string::npos &&
-           note.find("lifted_buf_layers_") != std::string::npos;
+  const bool suggests = std::any_of(dangling->notes.begin(), dangling->notes.end(), [](const Note& note) {
+    return note.text.find("did you mean") != std::string::npos &&
+           note.text.find("lifted_buf_layers_") != std::string::npos;
   });
   EXPECT_TRUE(suggests) << dangling->message;
 

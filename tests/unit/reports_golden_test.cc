@@ -6,9 +6,10 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
-#include "reports/renderer.h"
+#include "reports/formats.h"
 
 namespace pt2lint {
 namespace {
@@ -141,8 +142,29 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.first); });
 
 TEST(ReportsRegistry, EveryNamedFormatHasARenderer) {
-  for (std::string_view name : renderer_names()) EXPECT_NE(make_renderer(name), nullptr) << name;
+  for (const std::string& name : format_names()) EXPECT_NE(make_renderer(name), nullptr) << name;
   EXPECT_EQ(make_renderer("yaml"), nullptr);
+  EXPECT_EQ(find_format("yaml"), nullptr);
+}
+
+// The format table is the one place that knows a format: each name once, each row findable
+// under its own name, and the traits the commands read where they belong today.
+TEST(ReportsRegistry, FormatTableRowsAreDistinctAndFindable) {
+  std::set<std::string_view> names;
+  for (const ReportFormat& format : report_formats()) {
+    EXPECT_TRUE(names.insert(format.name).second) << format.name;
+    EXPECT_EQ(find_format(format.name), &format) << format.name;
+    // A JSON document is never coloured, and never silenced by --quiet.
+    if (format.json) {
+      EXPECT_FALSE(format.colour || format.quiet) << format.name;
+    }
+  }
+  EXPECT_EQ(names.size(), format_names().size());
+  EXPECT_EQ(find_format("html")->pictures, graph::PictureLanguage::kSvg);
+  EXPECT_EQ(find_format("markdown")->pictures, graph::PictureLanguage::kMermaid);
+  EXPECT_EQ(find_format("json")->pictures, graph::PictureLanguage::kNone);
+  EXPECT_TRUE(find_format("github")->step_summary);
+  EXPECT_TRUE(find_format("text")->colour && find_format("concise")->colour);
 }
 
 TEST(ReportsCounts, BaselinedErrorsDoNotFail) {

@@ -6,7 +6,7 @@
 #include "engine/config/config_parser.h"
 #include "reports/graph/contract_picture.h"
 #include "reports/graph/picture_writers.h"
-#include "reports/renderer.h"
+#include "reports/formats.h"
 
 namespace pt2lint {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "reports/renderer.h"
+#include "reports/formats.h"
 
 namespace pt2lint {
 namespace {

@@ -101,14 +101,14 @@ std::vector<Finding> run_rules(const ir::Program& program, std::string_view rule
 
 bool any_note_contains(const Finding& finding, std::string_view text) {
   return std::any_of(finding.notes.begin(), finding.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+                     [&](const Note& note) { return note.text.find(text) != std::string::npos; });
 }
 
 std::string dump(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
     out += f.rule_name + ": " + f.message + "\n";
-    for (const std::string& note : f.notes) out += "    note: " + note + "\n";
+    for (const Note& note : f.notes) out += "    note: " + note.text + "\n";
   }
   return out;
 }

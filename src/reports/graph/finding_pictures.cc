@@ -56,9 +56,8 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
   }
 }
 
-CheckedFileObserver finding_picture_observer(std::string_view format) {
-  if (format != "html" && format != "markdown") return {};
-  const PictureLanguage language = format == "html" ? PictureLanguage::kSvg : PictureLanguage::kMermaid;
+CheckedFileObserver finding_picture_observer(PictureLanguage language) {
+  if (language == PictureLanguage::kNone) return {};
   return [language](const std::vector<ir::Program*>& programs, FileResult& result) {
     draw_finding_pictures(programs, result, language);
   };

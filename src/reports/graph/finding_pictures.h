@@ -5,10 +5,9 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "reports/graph/picture_language.h"
 
 namespace pt2lint::graph {
-
-enum class PictureLanguage { kSvg, kMermaid };
 
 // SVGs drawn for a page share the arrow markers of page_svg_defs() instead of repeating them.
 inline constexpr std::string_view kPageIdPrefix = "pt2lint-";
@@ -16,9 +15,9 @@ inline constexpr std::string_view kPageIdPrefix = "pt2lint-";
 void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
                            PictureLanguage language);
 
-// The observer that draws what the report `format` shows: SVG for html, Mermaid for
-// markdown; none ({}) for the other formats, which pay nothing.
-CheckedFileObserver finding_picture_observer(std::string_view format);
+// The observer that draws the pictures of a format (ReportFormat::pictures) in `language`;
+// none ({}) for kNone, so that the formats without pictures pay nothing.
+CheckedFileObserver finding_picture_observer(PictureLanguage language);
 
 // "PT301 mutation-value-derives-from-target · decode": the title of a finding's picture.
 std::string finding_picture_title(const Finding& finding);

@@ -100,7 +100,7 @@ void write_contract_diff_page(const ContractDiffPage& page, const RenderOptions&
                        "sev-{}\">{}</span> {} {}</h4><p>{}</p>",
                        escape(f.rule_id), severity_name(f.severity), severity_name(f.severity),
                        escape(f.rule_id), escape(f.rule_name), inline_code(f.message));
-    for (const std::string& note : f.notes) out << "<p class=\"where\">note: " << inline_code(note) << "</p>";
+    for (const Note& note : f.notes) out << "<p class=\"where\">note: " << inline_code(note.text) << "</p>";
     if (f.fix) out << "<p class=\"fix\"><strong>fix:</strong> " << inline_code(f.fix->description) << "</p>";
     if (std::string url = options.docs_url; !url.empty())
       out << fmt::format("<p><a href=\"{}{}.md\">about {}</a></p>", escape(url), escape(f.rule_name), escape(f.rule_name));

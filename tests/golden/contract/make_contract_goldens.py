@@ -325,7 +325,7 @@ def write_back_goldens():
          A lifting pass turned the key cache's copy-back into a buffer_mutation although the
          functionalized index_copy already had one: `layers.0.attn.k_cache` is written back by
          output_specs[0] and again by output_specs[1] (the same value, returned twice).""",
-         ["error write-back-duplicated output_specs[1]"])
+         ["error write-back-duplicated output_specs[1] {{is written back 2 times}}"])
     pair("write-back-duplicated", "bad_value_cache_update_retargeted", before,
          edit(after, (spec_line("mutation", "index_copy_1", "layers.0.attn.v_cache"),
                       spec_line("mutation", "index_copy_1", "layers.0.attn.k_cache"))),

@@ -65,9 +65,15 @@ def check(pt2lint, path):
     results = sarif["runs"][0]["results"]
     if len(results) != len(findings):
         errors.append(f"{path}: SARIF has {len(results)} results for {len(findings)} findings")
+    # After id 1 (the program): one related location per grouped finding ("[PTxxx name] ..."),
+    # then one per note that points at a place (the JSON's note_locations), with the note's text.
     related = [r for r in results[p].get("relatedLocations", []) if r["id"] >= 2]
-    if len(related) != len(grouped):
-        errors.append(f"{path}: SARIF primary has {len(related)} related locations, want {len(grouped)}")
+    groups = [r for r in related if r["message"]["text"].startswith("[PT")]
+    if len(groups) != len(grouped):
+        errors.append(f"{path}: SARIF primary has {len(groups)} related findings, want {len(grouped)}")
+    located = [primary["notes"][n["note"]] for n in primary.get("note_locations", [])]
+    if [r["message"]["text"] for r in related if r not in groups] != located:
+        errors.append(f"{path}: SARIF primary's note locations are not the JSON's note_locations {located}")
     text = subprocess.run([pt2lint, "check", path], capture_output=True, text=True).stdout
     verbose = subprocess.run([pt2lint, "check", path, "--verbose"], capture_output=True, text=True).stdout
     shown = sum(1 for line in text.splitlines() if " error: " in line)

@@ -103,8 +103,10 @@ EXPECT = {
         "edit: rename spec=7 kind=buffer_mutation target=layers.3.self_attn.kv_cache.v_cache from=lifted_buf_layers_3_self_attn_kv_cache_v_cache safety=safe proof=dataflow"
     ],
     "bad_swap": [
-        "expect: error mutation-value-derives-from-target output_specs[0]",
-        "expect: error mutation-value-derives-from-target output_specs[1]",
+        "expect: error mutation-value-derives-from-target output_specs[0] {{are swapped}} "
+        "{{output_specs[1] names `key_cache_0`}}",
+        "expect: error mutation-value-derives-from-target output_specs[1] "
+        "{{`index_put_1` is the update of buffer `value_cache_0`}}",
         "diagnosis: swap",
         "edit: retarget spec=0 kind=buffer_mutation target=key_cache_0 safety=safe proof=dataflow",
         "edit: retarget spec=1 kind=buffer_mutation target=value_cache_0 safety=safe proof=dataflow"

@@ -89,6 +89,12 @@ def main():
     run = check(pt2lint, "zoo", "--format", "github", cwd=work, env=env)
     expect(run.stdout.startswith("::error ") and os.path.exists(summary) and
            "| Severity | Rule |" in open(summary).read(), "github format appends the step summary", run)
+    # A summary that cannot be written is said on stderr; the annotations and the exit code stay.
+    env = dict(os.environ, GITHUB_STEP_SUMMARY=os.path.join(work, "no_such_folder", "summary.md"))
+    run = check(pt2lint, "zoo", "--format", "github", cwd=work, env=env)
+    expect(run.returncode == 1 and run.stdout.startswith("::error ") and
+           "warning: cannot append the job summary to $GITHUB_STEP_SUMMARY" in run.stderr,
+           "an unwritable step summary is a warning", run)
 
     for failure in failures:
         print("FAIL:", failure)
