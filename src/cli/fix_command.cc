@@ -66,12 +66,12 @@ Outcome write_checked(const RuleRegistry& registry, const std::string& input, co
                       const std::vector<ir::Program>& programs, bool state_renamed, std::size_t edits) {
   // Staged beside the output under a name mkstemp picks (support/atomic_file.h), checked, and
   // only then renamed into place; every early return removes it.
-  AtomicFile staged(out_path);
+  Expected<AtomicFile> staged = AtomicFile::create(out_path);
   if (!staged.ok()) {
-    print_error(staged.error());
+    print_error(staged.message());
     return Outcome::kFailed;
   }
-  const std::filesystem::path staging = staged.temporary();
+  const std::filesystem::path staging = staged->temporary();
   if (std::string error = lowering::write_lowered(input, programs, staging, lowering::OutputFormat::kSameAsInput,
                                                   state_renamed);
       !error.empty()) {
@@ -86,8 +86,8 @@ Outcome write_checked(const RuleRegistry& registry, const std::string& input, co
     print_findings(out_path, after);
     return Outcome::kOutOfReach;
   }
-  if (!staged.commit()) {
-    print_error(staged.error());
+  if (Status committed = staged->commit(); !committed.ok()) {
+    print_error(committed.message());
     return Outcome::kFailed;
   }
   return Outcome::kRepaired;

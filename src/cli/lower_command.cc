@@ -70,14 +70,14 @@ int run_lower(const LowerOptions& options) {
                                                     : lowering::OutputFormat::kSameAsInput;
   // `-o -`: the writers seek, so the program goes to a temporary file first, then to stdout.
   const bool to_stdout = options.output == "-";
-  std::optional<TempFile> staged;
-  if (to_stdout) staged.emplace(std::filesystem::path(options.input).extension().string());
-  std::string error = staged ? staged->error() : "";
+  std::optional<Expected<TempFile>> staged;
+  if (to_stdout) staged.emplace(TempFile::create(std::filesystem::path(options.input).extension().string()));
+  std::string error = staged ? staged->message() : "";
   if (error.empty())
     error = lowering::write_lowered(options.input, loaded.programs,
-                                    staged ? staged->path() : std::filesystem::path(options.output),
+                                    staged ? staged->value().path() : std::filesystem::path(options.output),
                                     format, renamed);
-  if (error.empty() && staged) error = copy_file_to_stream(staged->path(), std::cout);
+  if (error.empty() && staged) error = copy_file_to_stream(staged->value().path(), std::cout).message();
   if (!error.empty()) {
     print_error(error);
     return kExitUsage;

@@ -13,7 +13,7 @@ namespace pt2lint::lowering {
 namespace {
 
 std::string write_text_file(const std::filesystem::path& path, const std::string& text) {
-  return write_file_atomically(path, text);
+  return write_file_atomically(path, text).message();
 }
 
 void replace_config(const ir::StateSource& state, ArchiveEdit& edit) {
@@ -51,7 +51,7 @@ std::string write_lowered(const std::filesystem::path& input, const std::vector<
           replace_config(program.constants(), edit);
         }
       }
-      return write_edited_archive(input, output, edit);
+      return write_edited_archive(input, output, edit).message();
     }
     default: return "the input's layout is unknown, so it cannot be written back";
   }
