@@ -47,6 +47,7 @@ void free_array(void* array) noexcept {
 
 void* operator new[](std::size_t size) {
   void* array = allocate_array(size);
+  // Not a Status: the language requires a replaced operator new[] to throw, never return null.
   if (array == nullptr) throw std::bad_alloc();
   return array;
 }

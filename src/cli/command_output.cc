@@ -8,12 +8,13 @@ namespace pt2lint {
 
 CommandOutput::CommandOutput(const std::string& path) : path_(path) {
   if (to_stdout()) return;
-  atomic_ = std::make_unique<AtomicFile>(path);
-  if (!atomic_->ok()) {
-    print_error(atomic_->error());
+  Expected<AtomicFile> created = AtomicFile::create(path);
+  if (!created.ok()) {
+    print_error(created.message());
     ok_ = false;
     return;
   }
+  atomic_.emplace(std::move(created).value());
   file_.open(atomic_->temporary(), std::ios::binary | std::ios::trunc);
   if (!file_) {
     print_error("cannot write '" + path + "'");
@@ -30,8 +31,8 @@ bool CommandOutput::written() {
     print_error("cannot write '" + path_ + "'; it is unchanged");
     return false;
   }
-  if (!atomic_->commit()) {
-    print_error(atomic_->error());
+  if (Status committed = atomic_->commit(); !committed.ok()) {
+    print_error(committed.message());
     return false;
   }
   committed_ = true;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <fstream>
-#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -29,7 +29,7 @@ class CommandOutput {
 
  private:
   std::string path_;
-  std::unique_ptr<AtomicFile> atomic_;
+  std::optional<AtomicFile> atomic_;
   std::ofstream file_;
   bool ok_ = true;
   bool committed_ = false;  // written() already put the file in place

@@ -33,10 +33,10 @@ int run_config(const RuleRegistry& registry, const ConfigOptions& options) {
     file = options.rules.config.empty() ? find_config(options.path) : std::filesystem::path(options.rules.config);
   Config config;
   RuleFilter filter;
-  std::string error;
-  if (!filter_from_config(file.value_or(std::filesystem::path()), options.rules.command_line, registry, config,
-                          filter, error)) {
-    print_error(error);
+  if (Status selected = filter_from_config(file.value_or(std::filesystem::path()), options.rules.command_line,
+                                          registry, config, filter);
+      !selected.ok()) {
+    print_error(selected.message());
     return kExitUsage;
   }
   const RuleFilter for_file = filter.for_file(options.path);

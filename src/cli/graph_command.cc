@@ -34,10 +34,10 @@ struct GraphOptions {
 std::optional<RuleFilter> filter_for(const RuleRegistry& registry, const std::string& path) {
   Config config;
   RuleFilter filter;
-  std::string error;
-  if (!filter_from_config(find_config(path).value_or(std::filesystem::path()), {}, registry, config,
-                          filter, error)) {
-    print_error(error);
+  if (Status selected = filter_from_config(find_config(path).value_or(std::filesystem::path()), {}, registry,
+                                          config, filter);
+      !selected.ok()) {
+    print_error(selected.message());
     return std::nullopt;
   }
   return filter.for_file(path);

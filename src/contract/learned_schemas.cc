@@ -15,7 +15,7 @@ std::vector<LearnedSchema> learn_schemas(const std::vector<ir::Program>& program
   for (const ir::Program& twin : twins) {
     for (const ir::Node& node : twin.program().graph_module().graph().nodes()) {
       auto call = dataflow::decode_auto_functionalized(node, known);
-      if (!call) continue;
+      if (!call.ok()) continue;
       std::vector<std::string>& names = writes[std::string(call->op_target)];
       for (std::string& name : dataflow::written_argument_names(*call))
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));

@@ -5,11 +5,17 @@
 
 namespace pt2lint {
 
-bool filter_from_config(const std::filesystem::path& config_file,
-                        const CommandLineSelection& command_line, const RuleRegistry& registry,
-                        Config& config, RuleFilter& filter, std::string& error) {
-  if (!config_file.empty() && !load_config(config_file, registry, config, error)) return false;
-  return build_rule_filter(config, command_line, registry, filter, error);
+Status filter_from_config(const std::filesystem::path& config_file, const CommandLineSelection& command_line,
+                          const RuleRegistry& registry, Config& config, RuleFilter& filter) {
+  if (!config_file.empty()) {
+    Expected<Config> loaded = load_config(config_file, registry);
+    if (!loaded.ok()) return loaded.status();
+    config = std::move(loaded).value();
+  }
+  Expected<RuleFilter> built = build_rule_filter(config, command_line, registry);
+  if (!built.ok()) return built.status();
+  filter = std::move(built).value();
+  return {};
 }
 
 bool RuleSelection::resolve(const std::vector<DiscoveredFile>& files, std::vector<std::string>& errors) {
@@ -34,9 +40,9 @@ bool RuleSelection::select_for_config(const std::filesystem::path& config_file, 
   if (it == filters_.end()) {
     Config config;
     RuleFilter filter;
-    std::string error;
-    if (!filter_from_config(config_file, sources_.command_line, registry_, config, filter, error)) {
-      errors.push_back(error);
+    if (Status selected = filter_from_config(config_file, sources_.command_line, registry_, config, filter);
+        !selected.ok()) {
+      errors.push_back(selected.message());
       return false;
     }
     if (docs_url_.empty()) docs_url_ = config.docs_url;  // the first config that sets it

@@ -26,11 +26,10 @@ struct RuleSources {
 };
 
 // Loads `config_file` ("" for none) into `config` and merges it with `command_line` into
-// `filter`. False with `error` set on a bad config or selector. `pt2lint graph` uses this
-// alone, so that its finding numbers agree with `check`.
-bool filter_from_config(const std::filesystem::path& config_file,
-                        const CommandLineSelection& command_line, const RuleRegistry& registry,
-                        Config& config, RuleFilter& filter, std::string& error);
+// `filter`. Fails on a bad config or selector. `pt2lint graph` uses this alone, so that its
+// finding numbers agree with `check`.
+Status filter_from_config(const std::filesystem::path& config_file, const CommandLineSelection& command_line,
+                          const RuleRegistry& registry, Config& config, RuleFilter& filter);
 
 // The rule filter and op schemas of every checked file. Each distinct config is read once
 // and its filter and catalogue are shared by the files it governs.

@@ -27,15 +27,16 @@ RunReport& stop(RunReport& report, std::string error) {
 }
 
 // The config a run-wide setting (exclusions of a walk, the baseline) is read from for `at`:
-// --config, else the one found from `at`; none with --no-config. False, with the reason in
-// `error`, for a config that does not parse.
-bool run_config(const RuleRegistry& registry, const RuleSources& sources,
-                const std::filesystem::path& at, Config& config, std::string& error) {
-  if (sources.no_config) return true;
+// --config, else the one found from `at`; none (the defaults) with --no-config. Fails for a
+// config that does not parse.
+Expected<Config> run_config(const RuleRegistry& registry, const RuleSources& sources,
+                            const std::filesystem::path& at) {
+  if (sources.no_config) return Config{};
   std::optional<std::filesystem::path> file;
   if (!sources.config.empty()) file = sources.config;
   else file = find_config(at);
-  return !file || load_config(*file, registry, config, error);
+  if (!file) return Config{};
+  return load_config(*file, registry);
 }
 
 // --baseline / --update-baseline, or the config's `baseline`. A baseline that does not exist
@@ -45,11 +46,10 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
                             const RuleRanOn& rule_ran, RunReport& report) {
   std::string path = options.baseline;
   if (path.empty()) {
-    Config config;
-    std::string error;
     const std::filesystem::path at = options.paths.empty() || options.paths[0] == "-"
                                          ? std::filesystem::path(".") : std::filesystem::path(options.paths[0]);
-    if (run_config(registry, options.rules, at, config, error)) path = config.baseline.string();
+    if (Expected<Config> config = run_config(registry, options.rules, at); config.ok())
+      path = config->baseline.string();
   }
   if (path.empty()) {
     if (options.update_baseline) stop(report, "--update-baseline needs --baseline FILE (or `baseline` in the config)");
@@ -60,8 +60,8 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
     // Whole or not at all, never through a link planted at its path (support/atomic_file.h).
     std::ostringstream out;
     write_baseline(report.files, out);
-    if (std::string error = write_file_atomically(path, out.str()); !error.empty()) {
-      stop(report, error);
+    if (Status written = write_file_atomically(path, out.str()); !written.ok()) {
+      stop(report, written.message());
       return false;
     }
   }
@@ -71,13 +71,12 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
                            "(create it with --update-baseline)";
     return true;
   }
-  Baseline baseline;
-  std::string error;
-  if (!read_baseline(path, baseline, error)) {
-    stop(report, error);
+  Expected<Baseline> baseline = read_baseline(path);
+  if (!baseline.ok()) {
+    stop(report, baseline.message());
     return false;
   }
-  report.stale_baseline = apply_baseline(baseline, report.files, &registry, rule_ran);
+  report.stale_baseline = apply_baseline(baseline.value(), report.files, &registry, rule_ran);
   return true;
 }
 
@@ -85,9 +84,11 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
 ExclusionsFor walk_exclusions(const RuleRegistry& registry, const RunOptions& options,
                               std::vector<std::string>& errors) {
   return [&registry, &options, &errors](const std::filesystem::path& root) {
-    Config config;
-    std::string error;
-    if (!run_config(registry, options.rules, root, config, error)) errors.push_back(error);
+    Expected<Config> found = run_config(registry, options.rules, root);
+    if (!found.ok()) errors.push_back(found.message());
+    // A config that does not parse stops the run (its error is reported); the walk goes on
+    // with the defaults meanwhile.
+    const Config config = found.ok() ? std::move(found).value() : Config{};
     WalkExclusions exclusions;
     const std::vector<std::string>* exclude = options.exclude ? &*options.exclude
                                               : config.exclude ? &*config.exclude : nullptr;
@@ -156,11 +157,12 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
     if (options.standard_input == nullptr) return stop(report, "no standard input to read '-' from");
     const std::string head = read_head(*options.standard_input);
-    stdin_copy.emplace(standard_input_suffix(options.stdin_filename, head));
-    std::string error = stdin_copy->error();
-    if (error.empty())
-      error = copy_stream_to_file(*options.standard_input, stdin_copy->path(), kMaxStandardInputBytes, head);
-    if (!error.empty()) return stop(report, error);
+    Expected<TempFile> created = TempFile::create(standard_input_suffix(options.stdin_filename, head));
+    if (!created.ok()) return stop(report, created.message());
+    stdin_copy.emplace(std::move(created).value());
+    if (Status copied = copy_stream_to_file(*options.standard_input, stdin_copy->path(), kMaxStandardInputBytes, head);
+        !copied.ok())
+      return stop(report, copied.message());
     *dash = stdin_copy->path().string();
   }
   auto is_stdin = [&stdin_copy](const std::filesystem::path& path) {

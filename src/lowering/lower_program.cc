@@ -14,20 +14,17 @@
 namespace pt2lint::lowering {
 namespace {
 
-// The temporary file, the writers and the copy still say "" or a message (support/, io/).
-Status status_of(std::string error) { return error.empty() ? Status() : Status::error(std::move(error)); }
-
 // Writes the lowered programs to `options.output`. `-o -`: the writers seek, so the program
 // goes to a temporary file first, then to the stream.
 Status write_output(const LowerOptions& options, const std::vector<ir::Program>& programs, bool renamed) {
   if (options.output != "-")
     return write_lowered(options.input, programs, options.output, options.format, renamed);
-  const TempFile staged(std::filesystem::path(options.input).extension().string());
-  if (Status created = status_of(staged.error()); !created.ok()) return created;
-  if (Status written = write_lowered(options.input, programs, staged.path(), options.format, renamed);
+  Expected<TempFile> staged = TempFile::create(std::filesystem::path(options.input).extension().string());
+  if (!staged.ok()) return staged.status();
+  if (Status written = write_lowered(options.input, programs, staged->path(), options.format, renamed);
       !written.ok())
     return written;
-  return status_of(copy_file_to_stream(staged.path(), *options.standard_output));
+  return copy_file_to_stream(staged->path(), *options.standard_output);
 }
 
 }  // namespace

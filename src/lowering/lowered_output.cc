@@ -12,11 +12,9 @@
 namespace pt2lint::lowering {
 namespace {
 
-// The writers below support/ and io/ still say "" or a message; this is where it becomes a Status.
-Status writer_status(std::string error) { return error.empty() ? Status() : Status::error(std::move(error)); }
 
 Status write_text_file(const std::filesystem::path& path, const std::string& text) {
-  return writer_status(write_file_atomically(path, text));
+  return write_file_atomically(path, text);
 }
 
 void replace_config(const ir::StateSource& state, ArchiveEdit& edit) {
@@ -54,7 +52,7 @@ Status write_lowered(const std::filesystem::path& input, const std::vector<ir::P
           replace_config(program.constants(), edit);
         }
       }
-      return writer_status(write_edited_archive(input, output, edit));
+      return write_edited_archive(input, output, edit);
     }
     default: return Status::error("the input's layout is unknown, so it cannot be written back");
   }

@@ -37,12 +37,12 @@ std::vector<Finding> error_findings_of(const RuleRegistry& registry, const std::
 // clean. The staging file's name is mkstemp's (support/atomic_file.h); every early return
 // removes it.
 void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fix) {
-  AtomicFile staged(fix.output);
+  Expected<AtomicFile> staged = AtomicFile::create(fix.output);
   if (!staged.ok()) {
-    fix.error = staged.error();
+    fix.error = staged.message();
     return;
   }
-  const std::filesystem::path staging = staged.temporary();
+  const std::filesystem::path staging = staged->temporary();
   if (Status written =
           write_lowered(fix.input, fix.loaded.programs, staging, OutputFormat::kSameAsInput, state_renamed);
       !written.ok()) {
@@ -57,8 +57,8 @@ void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fi
                             fix.input, fix.edits);
     return;
   }
-  if (!staged.commit()) {
-    fix.error = staged.error();
+  if (Status committed = staged->commit(); !committed.ok()) {
+    fix.error = committed.message();
     return;
   }
   fix.outcome = FixOutcome::kRepaired;

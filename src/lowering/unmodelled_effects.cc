@@ -28,7 +28,7 @@ Status unmodelled_effects(const ir::Program& program, const opschema::SchemaCata
     int node = -1;
     std::string why;
     for (int candidate : write.nodes) {
-      why = dataflow::unknown_effects(index, flow.ops(), candidate, index.dialect());
+      why = dataflow::check_effects_known(index, flow.ops(), candidate, index.dialect()).message();
       if (!why.empty()) {
         node = candidate;
         break;

@@ -23,7 +23,7 @@ mode_t default_mode() {
 
 }  // namespace
 
-std::string unwritable_target_reason(const std::filesystem::path& target) {
+Status check_writable_target(const std::filesystem::path& target) {
   struct stat st {};
   if (::lstat(target.c_str(), &st) != 0) return {};  // absent: it will be created
   if (S_ISREG(st.st_mode)) return {};
@@ -32,32 +32,43 @@ std::string unwritable_target_reason(const std::filesystem::path& target) {
                      : S_ISFIFO(st.st_mode) ? "a FIFO"
                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                                                                   : "not a regular file";
-  return fmt::format("'{}' is {}; pt2lint writes only regular files and never follows a link "
-                     "or replaces anything else at its output",
-                     target.string(), what);
+  return Status::error(fmt::format("'{}' is {}; pt2lint writes only regular files and never "
+                                   "follows a link or replaces anything else at its output",
+                                   target.string(), what));
 }
 
-AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
-  if (error_ = unwritable_target_reason(target_); !error_.empty()) return;
+Expected<AtomicFile> AtomicFile::create(std::filesystem::path target) {
+  if (Status writable = check_writable_target(target); !writable.ok()) return writable;
+  AtomicFile file(std::move(target));
+  const std::filesystem::path& output = file.target_;
   const std::filesystem::path folder =
-      target_.parent_path().empty() ? std::filesystem::path(".") : target_.parent_path();
+      output.parent_path().empty() ? std::filesystem::path(".") : output.parent_path();
   // The temporary keeps the output's extension: readers of it (fix checks what it staged)
   // pick the format by extension.
-  const std::string extension = target_.extension().string();
+  const std::string extension = output.extension().string();
   std::string name_pattern = ".";
-  name_pattern += target_.filename().string();
+  name_pattern += output.filename().string();
   name_pattern += ".pt2lint-XXXXXX";
   name_pattern += extension;
   const std::string pattern = (folder / name_pattern).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
-  fd_ = ::mkostemps(name.data(), static_cast<int>(extension.size()), O_CLOEXEC);
-  if (fd_ < 0) {
-    error_ = fmt::format("cannot create a temporary file in '{}' to write '{}': {}",
-                         folder.string(), target_.string(), std::strerror(errno));
-    return;
+  file.fd_ = ::mkostemps(name.data(), static_cast<int>(extension.size()), O_CLOEXEC);
+  if (file.fd_ < 0) {
+    return Status::error(fmt::format("cannot create a temporary file in '{}' to write '{}': {}",
+                                     folder.string(), output.string(), std::strerror(errno)));
   }
-  temporary_ = name.data();
+  file.temporary_ = name.data();
+  return file;
+}
+
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept
+    : target_(std::move(other.target_)),
+      temporary_(std::move(other.temporary_)),
+      fd_(other.fd_),
+      committed_(other.committed_) {
+  other.fd_ = -1;
+  other.temporary_.clear();  // the moved-from object removes nothing
 }
 
 AtomicFile::~AtomicFile() {
@@ -65,14 +76,14 @@ AtomicFile::~AtomicFile() {
   if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
 }
 
-bool AtomicFile::commit() {
-  if (fd_ < 0) return false;
+Status AtomicFile::commit() {
+  // Only after a failed commit(), which said why.
+  if (fd_ < 0) return Status::error(fmt::format("cannot write '{}'", target_.string()));
   const auto fail = [&](std::string message) {
-    error_ = std::move(message);
     ::close(fd_);
     fd_ = -1;
     ::unlink(temporary_.c_str());
-    return false;
+    return Status::error(std::move(message));
   };
   if (::fsync(fd_) != 0) {
     return fail(fmt::format("cannot write '{}': {}", target_.string(), std::strerror(errno)));
@@ -82,8 +93,8 @@ bool AtomicFile::commit() {
     return fail(fmt::format("cannot write '{}': {}", target_.string(), std::strerror(errno)));
   }
   fd_ = -1;
-  if (std::string reason = unwritable_target_reason(target_); !reason.empty()) {
-    return fail(std::move(reason));
+  if (Status writable = check_writable_target(target_); !writable.ok()) {
+    return fail(writable.message());
   }
   // An existing output keeps its permissions; a new one gets what open(2) would give it
   // (mkstemp made the temporary 0600). By name: a caller may have replaced the temporary.
@@ -94,24 +105,24 @@ bool AtomicFile::commit() {
     return fail(fmt::format("cannot write '{}': {}", target_.string(), std::strerror(errno)));
   }
   committed_ = true;
-  return true;
+  return {};
 }
 
-std::string write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
-  AtomicFile file(target);
-  if (!file.ok()) return file.error();
+Status write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
+  Expected<AtomicFile> created = AtomicFile::create(target);
+  if (!created.ok()) return created.status();
+  AtomicFile& file = created.value();
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(file.fd(), bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      return fmt::format("cannot write '{}': {}", target.string(),
-                         n < 0 ? std::strerror(errno) : "no space");
+      return Status::error(fmt::format("cannot write '{}': {}", target.string(),
+                                       n < 0 ? std::strerror(errno) : "no space"));
     }
     done += static_cast<std::size_t>(n);
   }
-  if (!file.commit()) return file.error();
-  return {};
+  return file.commit();
 }
 
 }  // namespace pt2lint

@@ -11,38 +11,43 @@
 #include <string>
 #include <string_view>
 
+#include "support/status.h"
+
 namespace pt2lint {
 
 class AtomicFile {
  public:
-  explicit AtomicFile(std::filesystem::path target);
+  // Makes the temporary for `target`; fails when `target` exists and is not a regular file,
+  // or no temporary can be made in its folder.
+  static Expected<AtomicFile> create(std::filesystem::path target);
   ~AtomicFile();  // removes the temporary unless commit() succeeded
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&&) = delete;
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  // False, with error() saying why, when no temporary could be made.
-  bool ok() const { return fd_ >= 0; }
-  const std::string& error() const { return error_; }
   const std::filesystem::path& temporary() const { return temporary_; }
   // Open for writing on the temporary; the caller must not close it.
   int fd() const { return fd_; }
 
-  // Syncs the temporary and renames it over the target. False, with error() set and the
-  // temporary removed, when that fails or the target is no longer a regular file.
-  bool commit();
+  // Syncs the temporary and renames it over the target. Fails, with the temporary removed,
+  // when that fails or the target is no longer a regular file.
+  Status commit();
 
  private:
+  explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {}
+
   std::filesystem::path target_;
   std::filesystem::path temporary_;
   int fd_ = -1;
   bool committed_ = false;
-  std::string error_;
 };
 
-// Why pt2lint refuses to write over `target`, or empty: it exists and is not a regular file.
-std::string unwritable_target_reason(const std::filesystem::path& target);
+// Fails, saying why pt2lint refuses to write over `target`, when it exists and is not a
+// regular file.
+Status check_writable_target(const std::filesystem::path& target);
 
-// Writes `bytes` to `target` through an AtomicFile. Returns "" or what went wrong.
-std::string write_file_atomically(const std::filesystem::path& target, std::string_view bytes);
+// Writes `bytes` to `target` through an AtomicFile.
+Status write_file_atomically(const std::filesystem::path& target, std::string_view bytes);
 
 }  // namespace pt2lint

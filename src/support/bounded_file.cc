@@ -11,25 +11,22 @@
 
 namespace pt2lint {
 
-bool read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes,
-                       std::string& out, std::string& error) {
+Expected<std::string> read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    error = fmt::format("cannot open it ({})", std::strerror(errno));
-    return false;
-  }
+  if (fd < 0) return Status::error(fmt::format("cannot open it ({})", std::strerror(errno)));
   struct stat st {};
-  bool ok = ::fstat(fd, &st) == 0;
-  if (!ok) {
-    error = fmt::format("cannot read it ({})", std::strerror(errno));
+  Status refused;
+  if (::fstat(fd, &st) != 0) {
+    refused = Status::error(fmt::format("cannot read it ({})", std::strerror(errno)));
   } else if (!S_ISREG(st.st_mode)) {
-    error = "it is not a regular file (a device, FIFO, socket or folder), so it is not read";
-    ok = false;
+    refused = Status::error(
+        "it is not a regular file (a device, FIFO, socket or folder), so it is not read");
   } else if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-    error = fmt::format("it is {} bytes, more than the limit of {} bytes", st.st_size, max_bytes);
-    ok = false;
+    refused = Status::error(
+        fmt::format("it is {} bytes, more than the limit of {} bytes", st.st_size, max_bytes));
   }
-  if (ok) {
+  std::string out;
+  if (refused.ok()) {
     out.assign(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t done = 0;
     while (done < out.size()) {
@@ -41,7 +38,8 @@ bool read_regular_file(const std::filesystem::path& path, std::uint64_t max_byte
     out.resize(done);  // a file that shrank while read is read as it now is
   }
   ::close(fd);
-  return ok;
+  if (!refused.ok()) return refused;
+  return out;
 }
 
 bool lies_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {

@@ -7,12 +7,13 @@
 #include <filesystem>
 #include <string>
 
+#include "support/status.h"
+
 namespace pt2lint {
 
-// False, with `error` saying why (no path in it: the caller names the file), when the file
-// cannot be opened, is not a regular file, or is larger than `max_bytes`.
-bool read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes,
-                       std::string& out, std::string& error);
+// The file's bytes. Fails (the message names no path: the caller names the file) when the
+// file cannot be opened, is not a regular file, or is larger than `max_bytes`.
+Expected<std::string> read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 
 // Whether `path`, with every link resolved, lies inside `folder` (also resolved). A path that
 // does not exist yet is resolved as far as it exists.

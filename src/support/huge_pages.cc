@@ -47,6 +47,8 @@ void free_large_block(void* block, std::size_t size) noexcept {
 
 void* allocate_arena_block(std::size_t size) {
   void* block = allocate_large_block(size);
+  // Not a Status: protobuf's ArenaOptions::block_alloc must behave as operator new, which
+  // throws on failure (a null block would be dereferenced).
   if (block == nullptr) throw std::bad_alloc();
   return block;
 }

@@ -49,10 +49,15 @@ class [[nodiscard]] Expected {
   T& value() & { return std::get<T>(state_); }
   const T& value() const& { return std::get<T>(state_); }
   T&& value() && { return std::get<T>(std::move(state_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
-  // Why it failed; only when !ok().
-  const std::string& message() const { return std::get<Status>(state_).message(); }
+  // Why it failed; empty on success, as Status::message().
+  const std::string& message() const {
+    static const std::string none;
+    return ok() ? none : std::get<Status>(state_).message();
+  }
   Status status() const { return ok() ? Status() : std::get<Status>(state_); }
 
  private:

@@ -14,7 +14,7 @@
 
 namespace pt2lint {
 
-TempFile::TempFile(std::string_view suffix) {
+Expected<TempFile> TempFile::create(std::string_view suffix) {
   const char* dir = std::getenv("TMPDIR");
   std::string pattern = (dir != nullptr && *dir != '\0') ? dir : "/tmp";
   pattern += "/pt2lint-XXXXXX";
@@ -23,12 +23,11 @@ TempFile::TempFile(std::string_view suffix) {
   name.push_back('\0');
   const int fd = mkstemps(name.data(), static_cast<int>(suffix.size()));
   if (fd < 0) {
-    error_ = "cannot create a temporary file in " + pattern.substr(0, pattern.rfind('/')) +
-             ": " + std::strerror(errno);
-    return;
+    return Status::error("cannot create a temporary file in " +
+                         pattern.substr(0, pattern.rfind('/')) + ": " + std::strerror(errno));
   }
   close(fd);
-  path_ = name.data();
+  return TempFile(std::filesystem::path(name.data()));
 }
 
 TempFile::~TempFile() {
@@ -37,10 +36,10 @@ TempFile::~TempFile() {
   std::filesystem::remove(path_, ignored);
 }
 
-std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
-                                std::uint64_t max_bytes, std::string_view already_read) {
+Status copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
+                           std::uint64_t max_bytes, std::string_view already_read) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return "cannot write '" + path.string() + "'";
+  if (!out) return Status::error("cannot write '" + path.string() + "'");
   out.write(already_read.data(), static_cast<std::streamsize>(already_read.size()));
   std::vector<char> chunk(std::size_t{1} << 20);
   std::uint64_t copied = already_read.size();
@@ -48,28 +47,28 @@ std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& p
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     copied += static_cast<std::uint64_t>(in.gcount());
     if (copied > max_bytes) {
-      return "standard input holds more than " + std::to_string(max_bytes) +
-             " bytes, the most 'check -' reads; pass the file's path instead";
+      return Status::error("standard input holds more than " + std::to_string(max_bytes) +
+                           " bytes, the most 'check -' reads; pass the file's path instead");
     }
     out.write(chunk.data(), in.gcount());
   }
-  if (in.bad()) return "cannot read standard input";
+  if (in.bad()) return Status::error("cannot read standard input");
   out.close();
-  if (!out) return "cannot write '" + path.string() + "'";
-  return "";
+  if (!out) return Status::error("cannot write '" + path.string() + "'");
+  return {};
 }
 
-std::string copy_file_to_stream(const std::filesystem::path& path, std::ostream& out) {
+Status copy_file_to_stream(const std::filesystem::path& path, std::ostream& out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot read '" + path.string() + "'";
+  if (!in) return Status::error("cannot read '" + path.string() + "'");
   std::vector<char> chunk(std::size_t{1} << 20);
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     out.write(chunk.data(), in.gcount());
   }
   out.flush();
-  if (!out) return "cannot write to standard output";
-  return "";
+  if (!out) return Status::error("cannot write to standard output");
+  return {};
 }
 
 }  // namespace pt2lint

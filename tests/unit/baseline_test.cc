@@ -75,9 +75,9 @@ TEST(Baseline, RoundTripMarksKnownFindingsAndListsStaleOnes) {
   write_baseline(before, written);
   std::string path = testing::TempDir() + "/pt2lint_baseline_test.json";
   std::ofstream(path) << written.str();
-  Baseline baseline;
-  std::string error;
-  ASSERT_TRUE(read_baseline(path, baseline, error)) << error;
+  Expected<Baseline> read = read_baseline(path);
+  ASSERT_TRUE(read.ok()) << read.message();
+  const Baseline& baseline = read.value();
   ASSERT_EQ(baseline.entries.size(), 3u);
   EXPECT_EQ(baseline.entries[0].file, "zoo/a.pt2");
 
@@ -116,11 +116,10 @@ TEST(Baseline, ARenamedRuleMatchesEntriesUnderItsFormerName) {
 TEST(Baseline, RejectsFilesThatAreNotBaselines) {
   std::string path = testing::TempDir() + "/pt2lint_not_a_baseline.json";
   std::ofstream(path) << "{\"version\": 99, \"findings\": []}";
-  Baseline baseline;
-  std::string error;
-  EXPECT_FALSE(read_baseline(path, baseline, error));
-  EXPECT_NE(error.find("not a pt2lint baseline"), std::string::npos) << error;
-  EXPECT_FALSE(read_baseline(path + ".missing", baseline, error));
+  const Expected<Baseline> wrong = read_baseline(path);
+  EXPECT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.message().find("not a pt2lint baseline"), std::string::npos) << wrong.message();
+  EXPECT_FALSE(read_baseline(path + ".missing").ok());
 }
 
 }  // namespace

@@ -61,9 +61,9 @@ TEST_F(ConfigDiscovery, PerFileIgnoresResolvePerFile) {
   config.base_dir = root_ / "zoo";
   config.per_file_ignores.push_back({"models/legacy/*.pt2", {"PT204"}});
   config.severity.emplace_back("state-is-used", Severity::kError);
-  RuleFilter filter;
-  std::string error;
-  ASSERT_TRUE(build_rule_filter(config, {}, registry, filter, error)) << error;
+  Expected<RuleFilter> built = build_rule_filter(config, {}, registry);
+  ASSERT_TRUE(built.ok()) << built.message();
+  const RuleFilter& filter = built.value();
   EXPECT_FALSE(filter.for_file(root_ / "zoo/models/legacy/a.pt2").enabled("PT204"));
   EXPECT_TRUE(filter.for_file(root_ / "zoo/models/a.pt2").enabled("PT204"));
   EXPECT_EQ(filter.severity("PT306", Severity::kWarning), Severity::kError);
@@ -77,21 +77,20 @@ TEST(ConfigFilter, CommandLineSelectReplacesTheConfigs) {
   registry.add_reported_elsewhere(kUnused);
   Config config;
   config.select = std::vector<std::string>{"PT204"};
-  std::string error;
-  RuleFilter from_config;
-  ASSERT_TRUE(build_rule_filter(config, {}, registry, from_config, error));
-  EXPECT_FALSE(from_config.enabled("PT306"));
-  RuleFilter from_cli;
-  ASSERT_TRUE(build_rule_filter(config, {{"PT3"}, {}, {}}, registry, from_cli, error));
-  EXPECT_TRUE(from_cli.enabled("PT306"));
-  EXPECT_FALSE(from_cli.enabled("PT204"));
+  Expected<RuleFilter> from_config = build_rule_filter(config, {}, registry);
+  ASSERT_TRUE(from_config.ok());
+  EXPECT_FALSE(from_config->enabled("PT306"));
+  Expected<RuleFilter> from_cli = build_rule_filter(config, {{"PT3"}, {}, {}}, registry);
+  ASSERT_TRUE(from_cli.ok());
+  EXPECT_TRUE(from_cli->enabled("PT306"));
+  EXPECT_FALSE(from_cli->enabled("PT204"));
   config.select = std::vector<std::string>{};
-  RuleFilter none;
-  ASSERT_TRUE(build_rule_filter(config, {}, registry, none, error));
-  EXPECT_FALSE(none.enabled("PT204"));
-  RuleFilter bad;
-  EXPECT_FALSE(build_rule_filter(Config{}, {{}, {"state-is-usd"}, {}}, registry, bad, error));
-  EXPECT_NE(error.find("did you mean 'state-is-used'?"), std::string::npos) << error;
+  Expected<RuleFilter> none = build_rule_filter(config, {}, registry);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->enabled("PT204"));
+  Expected<RuleFilter> bad = build_rule_filter(Config{}, {{}, {"state-is-usd"}, {}}, registry);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("did you mean 'state-is-used'?"), std::string::npos) << bad.message();
 }
 
 }  // namespace

@@ -15,9 +15,10 @@ class ConfigParser : public testing::Test {
     registry_.add_reported_elsewhere(kUnused);
   }
   bool parse(std::string_view text, const char* file = ".pt2lint.toml") {
-    config_ = Config{};
-    error_.clear();
-    return parse_config(text, file, registry_, config_, error_);
+    Expected<Config> parsed = parse_config(text, file, registry_);
+    config_ = parsed.ok() ? parsed.value() : Config{};
+    error_ = parsed.message();
+    return parsed.ok();
   }
   RuleRegistry registry_;
   Config config_;

@@ -32,9 +32,8 @@ TEST(AutoFunctionalized, V2MapsOutputsAfterTheReturnsToBasesWithoutASchema) {
     outputs { as_tensor { name: "ret" } }
     outputs { as_tensor { name: "getitem_1" } }
     outputs { as_tensor { name: "getitem_2" } })");
-  std::string why;
-  auto call = decode_auto_functionalized(n, nullptr, &why);
-  ASSERT_TRUE(call) << why;
+  auto call = decode_auto_functionalized(n, nullptr);
+  ASSERT_TRUE(call.ok()) << call.message();
   EXPECT_EQ(call->version, AutoFunctionalizedVersion::kV2);
   EXPECT_EQ(call->op_target, "torch.ops.mylib.f.default");
   EXPECT_EQ(call->prefix, 1);
@@ -61,14 +60,14 @@ TEST(AutoFunctionalized, V1NeedsTheSchemaAndMapsWrittenArgumentsInSchemaOrder) {
     outputs { as_none: true }
     outputs { as_tensor { name: "new_k" } }
     outputs { as_tensor { name: "new_v" } })");
-  std::string why;
-  EXPECT_FALSE(decode_auto_functionalized(n, nullptr, &why));
-  EXPECT_NE(why.find("no known schema"), std::string::npos);
+  const auto unknown = decode_auto_functionalized(n, nullptr);
+  EXPECT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.message().find("no known schema"), std::string::npos);
 
   opschema::SchemaCatalog schemas;
   ASSERT_TRUE(schemas.add_text("mylib::upd(Tensor(a!) k, Tensor(b!) v, Tensor x) -> ()", "t").empty());
-  auto call = decode_auto_functionalized(n, &schemas, &why);
-  ASSERT_TRUE(call) << why;
+  auto call = decode_auto_functionalized(n, &schemas);
+  ASSERT_TRUE(call.ok()) << call.message();
   ASSERT_EQ(call->updates.size(), 2u);
   EXPECT_EQ(call->updates[0].updated, "new_k");
   EXPECT_EQ(call->updates[0].base, "b_k");
@@ -77,13 +76,12 @@ TEST(AutoFunctionalized, V1NeedsTheSchemaAndMapsWrittenArgumentsInSchemaOrder) {
 }
 
 TEST(AutoFunctionalized, MalformedEncodingsAreNotDecoded) {
-  std::string why;
   // More bases than outputs.
   EXPECT_FALSE(decode_auto_functionalized(node(R"(
     target: "torch.ops.higher_order.auto_functionalized_v2"
     inputs { name: "" arg { as_operator: "torch.ops.mylib.f.default" } }
     inputs { name: "_all_bases" arg { as_tensors { items { name: "a" } items { name: "b" } } } }
-    outputs { as_tensor { name: "o" } })"), nullptr, &why));
+    outputs { as_tensor { name: "o" } })"), nullptr).ok());
   // A base index past `_all_bases`.
   EXPECT_FALSE(decode_auto_functionalized(node(R"(
     target: "torch.ops.higher_order.auto_functionalized_v2"
@@ -91,12 +89,12 @@ TEST(AutoFunctionalized, MalformedEncodingsAreNotDecoded) {
     inputs { name: "_x_base_index" arg { as_int: 5 } }
     inputs { name: "_all_bases" arg { as_tensors { items { name: "a" } } } }
     outputs { as_none: true }
-    outputs { as_tensor { name: "o" } })"), nullptr, &why));
+    outputs { as_tensor { name: "o" } })"), nullptr).ok());
   // No `_mutable_op`, and another op altogether.
   EXPECT_FALSE(decode_auto_functionalized(node(R"(
     target: "torch.ops.higher_order.auto_functionalized_v2"
-    inputs { name: "_all_bases" arg { as_tensors { } } })"), nullptr, &why));
-  EXPECT_FALSE(decode_auto_functionalized(node(R"(target: "torch.ops.aten.add.Tensor")"), nullptr));
+    inputs { name: "_all_bases" arg { as_tensors { } } })"), nullptr).ok());
+  EXPECT_FALSE(decode_auto_functionalized(node(R"(target: "torch.ops.aten.add.Tensor")"), nullptr).ok());
 }
 
 }  // namespace

@@ -59,15 +59,15 @@ TEST(HostileJson, DistinctKeysStayClean) {
 }
 
 TEST(HostileArchive, StreamVersionMirrorsStoull) {
-  EXPECT_EQ(stream_version_problem("6\n"), "");
-  EXPECT_EQ(stream_version_problem(" 10"), "");
-  EXPECT_EQ(stream_version_problem("+3"), "");
-  EXPECT_NE(stream_version_problem("11"), "");
-  EXPECT_NE(stream_version_problem("0"), "");
-  EXPECT_NE(stream_version_problem("-1"), "");  // stoull wraps it past 10
-  EXPECT_NE(stream_version_problem("six"), "");
-  EXPECT_NE(stream_version_problem(""), "");
-  EXPECT_NE(stream_version_problem("99999999999999999999999"), "");
+  EXPECT_TRUE(check_stream_version_text("6\n").ok());
+  EXPECT_TRUE(check_stream_version_text(" 10").ok());
+  EXPECT_TRUE(check_stream_version_text("+3").ok());
+  EXPECT_FALSE(check_stream_version_text("11").ok());
+  EXPECT_FALSE(check_stream_version_text("0").ok());
+  EXPECT_FALSE(check_stream_version_text("-1").ok());  // stoull wraps it past 10
+  EXPECT_FALSE(check_stream_version_text("six").ok());
+  EXPECT_FALSE(check_stream_version_text("").ok());
+  EXPECT_FALSE(check_stream_version_text("99999999999999999999999").ok());
 }
 
 std::string directory_record(std::uint32_t csize, std::uint32_t usize, std::uint32_t offset,
@@ -111,7 +111,7 @@ TEST(HostileArchive, Zip64SizesComeFromTheExtraField) {
   EXPECT_EQ(record.size, big);
   EXPECT_EQ(record.compressed_size, big);
   EXPECT_EQ(record.local_header_offset, 100u);
-  EXPECT_EQ(miniz_refusal(record, big + 1000), "");
+  EXPECT_TRUE(check_miniz_reads(record, big + 1000).ok());
 }
 
 TEST(HostileArchive, RefusalsAndOddities) {
@@ -120,15 +120,15 @@ TEST(HostileArchive, RefusalsAndOddities) {
   ASSERT_TRUE(parse_directory_record(directory_record(10, 10, 0xFFFFFFFF, zip64_extra({0})),
                                      saturated));
   EXPECT_EQ(saturated.local_header_offset, 0u);
-  EXPECT_EQ(miniz_refusal(saturated, 5000), "");
-  EXPECT_NE(directory_oddity(saturated, 5000), "");
+  EXPECT_TRUE(check_miniz_reads(saturated, 5000).ok());
+  EXPECT_FALSE(check_ordinary_record(saturated, 5000).ok());
   DirectoryRecord encrypted;
   ASSERT_TRUE(parse_directory_record(directory_record(10, 10, 0, "", 0x0001), encrypted));
-  EXPECT_EQ(miniz_refusal(encrypted, 5000), "");
-  EXPECT_NE(directory_oddity(encrypted, 5000).find("encrypted"), std::string::npos);
+  EXPECT_TRUE(check_miniz_reads(encrypted, 5000).ok());
+  EXPECT_NE(check_ordinary_record(encrypted, 5000).message().find("encrypted"), std::string::npos);
   DirectoryRecord no_zip64;
   ASSERT_TRUE(parse_directory_record(directory_record(0xFFFFFFFF, 0xFFFFFFFF, 0, ""), no_zip64));
-  EXPECT_NE(miniz_refusal(no_zip64, 5000), "");
+  EXPECT_FALSE(check_miniz_reads(no_zip64, 5000).ok());
 }
 
 TEST(HostilePickle, GlobalsOfEachOpcodeForm) {
@@ -197,16 +197,17 @@ class HostileFiles : public ::testing::Test {
 };
 
 TEST_F(HostileFiles, ReadRegularFileRefusesDevicesFifosAndBigFiles) {
-  std::string out, error;
-  EXPECT_FALSE(read_regular_file("/dev/zero", 1 << 20, out, error));
-  EXPECT_NE(error.find("not a regular file"), std::string::npos);
+  const Expected<std::string> device = read_regular_file("/dev/zero", 1 << 20);
+  EXPECT_FALSE(device.ok());
+  EXPECT_NE(device.message().find("not a regular file"), std::string::npos);
   const auto fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_FALSE(read_regular_file(fifo, 1 << 20, out, error));  // returns at once, never blocks
+  EXPECT_FALSE(read_regular_file(fifo, 1 << 20).ok());  // returns at once, never blocks
   std::ofstream(dir_ / "big") << std::string(100, 'x');
-  EXPECT_FALSE(read_regular_file(dir_ / "big", 10, out, error));
-  EXPECT_TRUE(read_regular_file(dir_ / "big", 100, out, error));
-  EXPECT_EQ(out.size(), 100u);
+  EXPECT_FALSE(read_regular_file(dir_ / "big", 10).ok());
+  const Expected<std::string> big = read_regular_file(dir_ / "big", 100);
+  ASSERT_TRUE(big.ok()) << big.message();
+  EXPECT_EQ(big->size(), 100u);
 }
 
 TEST_F(HostileFiles, LiesInsideResolvesLinks) {
@@ -222,8 +223,8 @@ TEST_F(HostileFiles, AtomicWriteNeverFollowsALinkAtTheOutput) {
   const auto victim = dir_ / "victim";
   std::ofstream(victim) << "precious";
   std::filesystem::create_symlink(victim, dir_ / "out.json");
-  const std::string error = write_file_atomically(dir_ / "out.json", "new");
-  EXPECT_NE(error.find("symbolic link"), std::string::npos) << error;
+  const Status written = write_file_atomically(dir_ / "out.json", "new");
+  EXPECT_NE(written.message().find("symbolic link"), std::string::npos) << written.message();
   std::ifstream in(victim);
   std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(kept, "precious");
@@ -232,10 +233,10 @@ TEST_F(HostileFiles, AtomicWriteNeverFollowsALinkAtTheOutput) {
 
 TEST_F(HostileFiles, AtomicWriteRefusesAFifoAndReplacesARegularFileWhole) {
   ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
-  EXPECT_NE(write_file_atomically(dir_ / "fifo", "x").find("FIFO"), std::string::npos);
+  EXPECT_NE(write_file_atomically(dir_ / "fifo", "x").message().find("FIFO"), std::string::npos);
   std::ofstream(dir_ / "out.json") << "old";
   ::chmod((dir_ / "out.json").c_str(), 0640);
-  EXPECT_EQ(write_file_atomically(dir_ / "out.json", "new"), "");
+  EXPECT_TRUE(write_file_atomically(dir_ / "out.json", "new").ok());
   std::ifstream in(dir_ / "out.json");
   std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(now, "new");
@@ -247,10 +248,10 @@ TEST_F(HostileFiles, AtomicWriteRefusesAFifoAndReplacesARegularFileWhole) {
 
 TEST_F(HostileFiles, AtomicFileLeavesNothingBehindWhenNotCommitted) {
   {
-    AtomicFile file(dir_ / "out.pt2");
-    ASSERT_TRUE(file.ok()) << file.error();
-    EXPECT_EQ(file.temporary().extension(), ".pt2");
-    EXPECT_EQ(::write(file.fd(), "x", 1), 1);
+    Expected<AtomicFile> file = AtomicFile::create(dir_ / "out.pt2");
+    ASSERT_TRUE(file.ok()) << file.message();
+    EXPECT_EQ(file->temporary().extension(), ".pt2");
+    EXPECT_EQ(::write(file->fd(), "x", 1), 1);
   }
   EXPECT_EQ(entries(), 0u);
 }

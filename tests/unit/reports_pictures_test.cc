@@ -71,15 +71,13 @@ TEST(DocsUrl, SetLinksEachRuleToItsPage) {
 
 TEST(DocsUrl, ConfigKeyIsReadAndEndsInASlash) {
   RuleRegistry registry;
-  Config config;
-  std::string error;
-  ASSERT_TRUE(parse_config("docs-url = \"https://example.org/pt2lint/docs/rules\"\n", ".pt2lint.toml",
-                           registry, config, error))
-      << error;
-  EXPECT_EQ(config.docs_url, "https://example.org/pt2lint/docs/rules/");
-  Config bad;
-  EXPECT_FALSE(parse_config("docs-url = 3\n", ".pt2lint.toml", registry, bad, error));
-  EXPECT_NE(error.find("docs-url"), std::string::npos);
+  Expected<Config> config =
+      parse_config("docs-url = \"https://example.org/pt2lint/docs/rules\"\n", ".pt2lint.toml", registry);
+  ASSERT_TRUE(config.ok()) << config.message();
+  EXPECT_EQ(config->docs_url, "https://example.org/pt2lint/docs/rules/");
+  Expected<Config> bad = parse_config("docs-url = 3\n", ".pt2lint.toml", registry);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("docs-url"), std::string::npos);
 }
 
 TEST(HtmlReport, IsSelfContainedEscapedAndShowsEachFindingWithItsPicture) {

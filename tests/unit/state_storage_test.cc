@@ -102,10 +102,9 @@ class OptInSelection : public ::testing::Test {
  protected:
   void SetUp() override { register_all_rules(registry_); }
   RuleFilter build(const Config& config, CommandLineSelection cli) {
-    RuleFilter filter;
-    std::string error;
-    EXPECT_TRUE(build_rule_filter(config, cli, registry_, filter, error)) << error;
-    return filter;
+    Expected<RuleFilter> filter = build_rule_filter(config, cli, registry_);
+    EXPECT_TRUE(filter.ok()) << filter.message();
+    return filter.ok() ? filter.value() : RuleFilter();
   }
   RuleRegistry registry_;
 };

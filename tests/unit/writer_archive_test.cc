@@ -32,7 +32,8 @@ TEST(WriterArchive, ReplacesOneMemberAndCopiesTheRest) {
   const auto output = temp_path("edited.pt2");
   ArchiveEdit edit;
   edit.replaced_members["counter/models/model.json"] = "{\"replaced\": true}";
-  ASSERT_EQ(write_edited_archive(input, output, edit), "");
+  const Status written = write_edited_archive(input, output, edit);
+  ASSERT_TRUE(written.ok()) << written.message();
 
   const auto names = member_names(output);
   EXPECT_EQ(names, member_names(input));
@@ -51,7 +52,9 @@ TEST(WriterArchive, ReplacesOneMemberAndCopiesTheRest) {
 
 TEST(WriterArchive, AnUnreadableInputLeavesNoOutput) {
   const auto output = temp_path("never.pt2");
-  EXPECT_NE(write_edited_archive("/nonexistent/in.pt2", output, {}), "");
+  const Status refused = write_edited_archive("/nonexistent/in.pt2", output, {});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("cannot open '/nonexistent/in.pt2'"), std::string::npos) << refused.message();
   EXPECT_FALSE(std::filesystem::exists(output));
 }
 

@@ -29,11 +29,10 @@ std::string_view view_kind(const ir::Node& node, const std::string& prefix) {
   return "base";
 }
 
-bool decode_v2(const ir::Node& node, AutoFunctionalizedCall& call, std::string* why) {
+Status decode_v2(const ir::Node& node, AutoFunctionalizedCall& call) {
   const ir::Argument* bases = named_input(node, "_all_bases");
   if (bases == nullptr || !(bases->has_as_tensors() || bases->has_as_none())) {
-    if (why) *why = "it has no `_all_bases` list";
-    return false;
+    return Status::error("it has no `_all_bases` list");
   }
   std::vector<std::string_view> base_names;
   if (bases->has_as_tensors())
@@ -41,8 +40,7 @@ bool decode_v2(const ir::Node& node, AutoFunctionalizedCall& call, std::string* 
   const int outputs = node.outputs_size();
   call.prefix = outputs - static_cast<int>(base_names.size());
   if (call.prefix < 0) {
-    if (why) *why = "it has fewer outputs than `_all_bases` entries";
-    return false;
+    return Status::error("it has fewer outputs than `_all_bases` entries");
   }
   for (const ir::NamedArgument& input : node.inputs()) {
     std::string_view name = input.name();
@@ -62,8 +60,7 @@ bool decode_v2(const ir::Node& node, AutoFunctionalizedCall& call, std::string* 
     }
     if (input.arg().has_as_int()) written.base_index = static_cast<int>(input.arg().as_int());
     if (written.base_index >= static_cast<int>(base_names.size())) {
-      if (why) *why = "`" + std::string(name) + "` names a base that `_all_bases` does not have";
-      return false;
+      return Status::error("`" + std::string(name) + "` names a base that `_all_bases` does not have");
     }
     written.view = view_kind(node, "_" + written.name);
     call.written.push_back(std::move(written));
@@ -79,25 +76,22 @@ bool decode_v2(const ir::Node& node, AutoFunctionalizedCall& call, std::string* 
     }
     call.updates.push_back(std::move(update));
   }
-  return true;
+  return {};
 }
 
-bool decode_v1(const ir::Node& node, const opschema::SchemaCatalog* schemas, AutoFunctionalizedCall& call,
-               std::string* why) {
+Status decode_v1(const ir::Node& node, const opschema::SchemaCatalog* schemas, AutoFunctionalizedCall& call) {
   auto name = opschema::parse_serialized_target(call.op_target);
   std::optional<opschema::OpSchema> schema;
   if (name) schema = opschema::lookup_schema(*name, schemas).schema;
   if (!schema) {
-    if (why) *why = "its op has no known schema, and auto_functionalized (v1) does not record which arguments it writes";
-    return false;
+    return Status::error("its op has no known schema, and auto_functionalized (v1) does not record which arguments it writes");
   }
   std::vector<std::string_view> written_args;
   for (const auto& arg : schema->arguments())
     if (arg.writes) written_args.push_back(arg.name);
   call.prefix = node.outputs_size() - static_cast<int>(written_args.size());
   if (call.prefix < 0) {
-    if (why) *why = "it has fewer outputs than its op has written arguments";
-    return false;
+    return Status::error("it has fewer outputs than its op has written arguments");
   }
   for (std::size_t i = 0; i < written_args.size(); ++i) {
     const ir::Argument* in = named_input(node, written_args[i]);
@@ -111,7 +105,7 @@ bool decode_v1(const ir::Node& node, const opschema::SchemaCatalog* schemas, Aut
       call.updates.push_back({outs[k], ins[k], std::string(written_args[i])});
     }
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -129,20 +123,18 @@ std::string_view auto_functionalized_op(const ir::Node& node) {
   return {};
 }
 
-std::optional<AutoFunctionalizedCall> decode_auto_functionalized(const ir::Node& node,
-                                                                 const opschema::SchemaCatalog* schemas,
-                                                                 std::string* why) {
+Expected<AutoFunctionalizedCall> decode_auto_functionalized(const ir::Node& node,
+                                                            const opschema::SchemaCatalog* schemas) {
   AutoFunctionalizedCall call;
   call.version = auto_functionalized_version(node.target());
-  if (call.version == AutoFunctionalizedVersion::kNone) return std::nullopt;
+  if (call.version == AutoFunctionalizedVersion::kNone) return Status::error("it is not an auto_functionalized node");
   call.op_target = auto_functionalized_op(node);
   if (call.op_target.empty()) {
-    if (why) *why = "it names no `_mutable_op`";
-    return std::nullopt;
+    return Status::error("it names no `_mutable_op`");
   }
-  bool ok = call.version == AutoFunctionalizedVersion::kV2 ? decode_v2(node, call, why)
-                                                           : decode_v1(node, schemas, call, why);
-  if (!ok) return std::nullopt;
+  Status decoded = call.version == AutoFunctionalizedVersion::kV2 ? decode_v2(node, call)
+                                                                  : decode_v1(node, schemas, call);
+  if (!decoded.ok()) return decoded;
   return call;
 }
 

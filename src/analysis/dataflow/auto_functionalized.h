@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -64,11 +65,10 @@ struct AutoFunctionalizedCall {
   std::vector<WrittenArgument> written;  // v2 only
 };
 
-// Decodes a node; nullopt when it is not an auto_functionalized node or its encoding cannot
-// be read (v1 without a known schema for its op, mismatched counts). `why` then says why.
-std::optional<AutoFunctionalizedCall> decode_auto_functionalized(const ir::Node& node,
-                                                                 const opschema::SchemaCatalog* schemas,
-                                                                 std::string* why = nullptr);
+// Decodes a node; fails, saying why, when it is not an auto_functionalized node or its
+// encoding cannot be read (v1 without a known schema for its op, mismatched counts).
+Expected<AutoFunctionalizedCall> decode_auto_functionalized(const ir::Node& node,
+                                                            const opschema::SchemaCatalog* schemas);
 
 // The argument names an auto_functionalized node says its op writes ("cache", "xs" for a
 // list), in order of appearance; v2 needs no schema for this.

@@ -75,8 +75,11 @@ const AutoFunctionalizedCall* NodeOps::auto_functionalized(int node) {
   const bool triton = is_triton_functional(target);
   if (!triton && auto_functionalized_version(target) == AutoFunctionalizedVersion::kNone) return nullptr;
   auto [it, inserted] = auto_functionalized_.try_emplace(node);
-  if (inserted)
-    it->second = triton ? decode_triton_functional(graph_.nodes(node)) : decode_auto_functionalized(graph_.nodes(node), schemas_);
+  if (inserted) {
+    Expected<AutoFunctionalizedCall> call = triton ? decode_triton_functional(graph_.nodes(node))
+                                                   : decode_auto_functionalized(graph_.nodes(node), schemas_);
+    if (call.ok()) it->second = std::move(call).value();  // else not decodable: no call
+  }
   return it->second ? &*it->second : nullptr;
 }
 

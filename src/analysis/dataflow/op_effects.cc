@@ -74,27 +74,31 @@ bool is_modelled_higher_order_op(std::string_view target) {
 
 const char* const kUnknownSchema = "whose schema pt2lint does not know";
 
-std::string unknown_effects(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect) {
+Status check_effects_known(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect) {
   const ir::Node& n = index.graph().nodes(node);
   const std::string_view target = n.target();
-  if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone)
-    return ops.auto_functionalized(node) == nullptr ? "whose auto_functionalized encoding pt2lint cannot read" : "";
-  if (is_triton_functional(target))
-    return ops.auto_functionalized(node) == nullptr ? "whose triton_kernel_wrapper_functional encoding pt2lint cannot read"
-                                                    : "";
+  if (auto_functionalized_version(target) != AutoFunctionalizedVersion::kNone) {
+    if (ops.auto_functionalized(node) != nullptr) return {};
+    return Status::error("whose auto_functionalized encoding pt2lint cannot read");
+  }
+  if (is_triton_functional(target)) {
+    if (ops.auto_functionalized(node) != nullptr) return {};
+    return Status::error("whose triton_kernel_wrapper_functional encoding pt2lint cannot read");
+  }
   if (is_triton_mutation(target)) {
     const TritonLaunch launch = decode_triton_launch(n);
-    if (declared_triton_writes(launch, index.op_schemas()).has_value()) return "";
-    return "which launches a user Triton kernel whose written arguments are not declared";
+    if (declared_triton_writes(launch, index.op_schemas()).has_value()) return {};
+    return Status::error("which launches a user Triton kernel whose written arguments are not declared");
   }
   if (target.starts_with(kHigherOrderPrefix)) {
     const std::string_view op = target.substr(kHigherOrderPrefix.size());
-    if (is_known_subgraph_op(op) || is_modelled_higher_order_op(target)) return "";
-    return fmt::format("a higher-order op (`{}`) pt2lint does not model", op);
+    if (is_known_subgraph_op(op) || is_modelled_higher_order_op(target)) return {};
+    return Status::error(fmt::format("a higher-order op (`{}`) pt2lint does not model", op));
   }
   // ATEN programs are functional by contract (a custom op that writes is auto_functionalized).
-  if (dialect == Dialect::kAten) return "";
-  return ops.facts(node).custom_op ? kUnknownSchema : "";
+  if (dialect == Dialect::kAten) return {};
+  if (ops.facts(node).custom_op) return Status::error(kUnknownSchema);
+  return {};
 }
 
 }  // namespace pt2lint::dataflow

@@ -22,6 +22,7 @@
 
 #include "core/ir/ir_accessors.h"
 #include "program.pb.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -31,12 +32,12 @@ namespace dataflow {
 
 class NodeOps;
 
-// Why node `node` of `index` has effects pt2lint does not know, as a clause that follows the
-// node's description ("whose schema pt2lint does not know"); "" when they are known.
-// `dialect` is the dialect of the program the graph belongs to (a subgraph has none of its own).
-std::string unknown_effects(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect);
+// Fails when node `node` of `index` has effects pt2lint does not know, saying why in a clause
+// that follows the node's description ("whose schema pt2lint does not know"). `dialect` is the
+// dialect of the program the graph belongs to (a subgraph has none of its own).
+Status check_effects_known(const ProgramIndex& index, NodeOps& ops, int node, Dialect dialect);
 
-// unknown_effects' clause for an op of unknown schema.
+// check_effects_known's clause for an op of unknown schema.
 extern const char* const kUnknownSchema;
 
 // Every tensor value an argument holds, at any depth of lists and dicts (bounded), in order.

@@ -21,7 +21,7 @@ std::vector<PossibleWrite> possible_writes(const ProgramIndex& index, NodeOps& o
   std::map<int, PossibleWrite> by_placeholder;
   const ir::Graph& graph = index.graph();
   for (int n = 0; n < graph.nodes_size(); ++n) {
-    if (unknown_effects(index, ops, n, index.dialect()).empty()) continue;
+    if (check_effects_known(index, ops, n, index.dialect()).ok()) continue;
     for (std::string_view value : node_tensor_values(graph.nodes(n))) {
       const int placeholder = tracer.alias_root(value).placeholder;
       if (placeholder < 0) continue;

@@ -183,8 +183,9 @@ InnerWrites writes_inside(const ir::Graph& graph, int depth, const OpKnowledge& 
     if (index.graph().nodes(n).target().starts_with(kHigherOrderPrefix) &&
         is_known_subgraph_op(index.graph().nodes(n).target().substr(kHigherOrderPrefix.size())))
       continue;  // its subgraphs are followed below
-    const std::string why = unknown_effects(index, ops, n, dialect);
-    if (why.empty()) continue;
+    const Status known = check_effects_known(index, ops, n, dialect);
+    if (known.ok()) continue;
+    const std::string& why = known.message();
     for (std::string_view value : node_tensor_values(index.graph().nodes(n))) {
       const int input = tracer.alias_root(value).placeholder;
       if (input < 0) continue;

@@ -89,22 +89,22 @@ std::optional<std::vector<std::string>> declared_triton_writes(const TritonLaunc
   return writes;
 }
 
-std::optional<AutoFunctionalizedCall> decode_triton_functional(const ir::Node& node, std::string* why) {
-  if (!is_triton_functional(node.target())) return std::nullopt;
+Expected<AutoFunctionalizedCall> decode_triton_functional(const ir::Node& node) {
+  if (!is_triton_functional(node.target())) {
+    return Status::error("it is not a triton_kernel_wrapper_functional node");
+  }
   const std::vector<const ir::NamedArgument*> args = kernel_arguments(node);
   const ir::Argument* indices = named_input(node, "output_indices");
   std::vector<int> written;
   if (indices != nullptr && indices->has_as_ints()) {
     for (std::int64_t i : indices->as_ints().items()) {
       if (i < 0 || i >= static_cast<std::int64_t>(args.size()) || single_tensor(args[i]->arg()).empty()) {
-        if (why) *why = "`output_indices` names an argument that is not a tensor of the launch";
-        return std::nullopt;
+        return Status::error("`output_indices` names an argument that is not a tensor of the launch");
       }
       written.push_back(static_cast<int>(i));
     }
   } else {
-    if (why) *why = "it has no `output_indices` list";
-    return std::nullopt;
+    return Status::error("it has no `output_indices` list");
   }
   // One tensor output per written argument, in output_indices order.
   std::vector<std::string_view> outputs;
@@ -115,8 +115,7 @@ std::optional<AutoFunctionalizedCall> decode_triton_functional(const ir::Node& n
     else outputs.emplace_back();
   }
   if (outputs.size() != written.size()) {
-    if (why) *why = "its outputs do not match `output_indices`";
-    return std::nullopt;
+    return Status::error("its outputs do not match `output_indices`");
   }
   const std::vector<std::string_view> names = string_list(named_input(node, "kernel_param_names"));
   AutoFunctionalizedCall call;

@@ -56,8 +56,8 @@ std::optional<std::vector<std::string>> declared_triton_writes(const TritonLaunc
                                                                const opschema::SchemaCatalog* schemas);
 
 // triton_kernel_wrapper_functional as a functional call: update k is the new value of the
-// argument output_indices[k]. nullopt (with `why`) when the encoding cannot be read.
-std::optional<AutoFunctionalizedCall> decode_triton_functional(const ir::Node& node, std::string* why = nullptr);
+// argument output_indices[k]. Fails, saying why, when the encoding cannot be read.
+Expected<AutoFunctionalizedCall> decode_triton_functional(const ir::Node& node);
 
 }  // namespace dataflow
 }  // namespace pt2lint

@@ -61,12 +61,12 @@ std::vector<std::string> SchemaCatalog::add_text(std::string_view text, std::str
 }
 
 std::vector<std::string> SchemaCatalog::add_file(const std::filesystem::path& path) {
-  std::string text, error;
-  if (!read_regular_file(path, kMaxSchemaFileBytes, text, error)) {
+  Expected<std::string> text = read_regular_file(path, kMaxSchemaFileBytes);
+  if (!text.ok()) {
     return {fmt::format("{}: cannot read the op schema file: {}", printable_excerpt(path.string(), 200),
-                        error)};
+                        text.message())};
   }
-  return add_text(text, printable_excerpt(path.string(), 200));
+  return add_text(text.value(), printable_excerpt(path.string(), 200));
 }
 
 std::string SchemaCatalog::key(std::string_view name, std::string_view overload) {

@@ -53,6 +53,9 @@ class SchemaParser {
   std::size_t position() const { return pos_; }
 
  private:
+  // The one exception of the analysis layer, on purpose: a failure at any depth of the
+  // recursive descent unwinds to parse_schema, this file's only entry point, which turns it
+  // into its result; nothing thrown here leaves the file (CONTRIBUTING.md, "Errors").
   [[noreturn]] void fail(std::string message) { throw Failure{pos_, std::move(message)}; }
 
   void skip_space() {

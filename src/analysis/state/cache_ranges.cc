@@ -140,9 +140,16 @@ class SymbolFacts {
     return absent ? constant(*absent) : unknown();
   }
 
-  // The largest value `form` can take under the ranges and the runtime assertions.
-  std::int64_t upper_bound(const Linear& form, std::string& why) const {
+  // The largest value `form` can take under the ranges and the runtime assertions, and what
+  // sets it (a bound missing, an assertion); not a failure: kUnbounded is a value the caller
+  // judges.
+  struct UpperBound {
+    std::int64_t value = 0;
+    std::string why;
+  };
+  UpperBound upper_bound(const Linear& form) const {
     std::int64_t hi = form.constant;
+    std::string why;
     for (const auto& [name, coeff] : form.terms) {
       auto it = ranges_.find(name);
       const Bounds b = it == ranges_.end() ? Bounds{} : it->second;
@@ -163,7 +170,7 @@ class SymbolFacts {
         why = fmt::format("a runtime assertion of the program caps it at {}", cap);
       }
     }
-    return hi;
+    return {hi, std::move(why)};
   }
 
  private:
@@ -323,9 +330,9 @@ void judge(const ProgramIndex& index, const SymbolFacts& facts, const Site& site
     write.verdict = CacheRange::kInBounds;
     return;
   }
-  std::string why;
-  write.max_end = facts.upper_bound(site.end, why);
-  write.why = why;
+  auto bound = facts.upper_bound(site.end);
+  write.max_end = bound.value;
+  write.why = std::move(bound.why);
   if (write.max_end >= kUnbounded) {
     write.verdict = CacheRange::kUndecidable;
     return;

@@ -30,30 +30,26 @@ bool read_entry(simdjson::dom::element item, BaselineEntry& entry) {
 
 }  // namespace
 
-bool read_baseline(const std::filesystem::path& path, Baseline& baseline, std::string& error) {
+Expected<Baseline> read_baseline(const std::filesystem::path& path) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto failure = parser.load(path.string()).get(root)) {
-    error = path.string() + ": cannot read the baseline: " + simdjson::error_message(failure);
-    return false;
+    return Status::error(path.string() + ": cannot read the baseline: " + simdjson::error_message(failure));
   }
   std::int64_t version = 0;
   simdjson::dom::array findings;
   if (root["version"].get(version) != simdjson::SUCCESS || version != kBaselineFormatVersion ||
       root["findings"].get(findings) != simdjson::SUCCESS) {
-    error = path.string() + ": not a pt2lint baseline (version " +
-            std::to_string(kBaselineFormatVersion) + " with a \"findings\" array)";
-    return false;
+    return Status::error(path.string() + ": not a pt2lint baseline (version " +
+                         std::to_string(kBaselineFormatVersion) + " with a \"findings\" array)");
   }
+  Baseline baseline;
   for (simdjson::dom::element item : findings) {
     BaselineEntry entry;
-    if (!read_entry(item, entry)) {
-      error = path.string() + ": a baseline entry has no \"fingerprint\"";
-      return false;
-    }
+    if (!read_entry(item, entry)) return Status::error(path.string() + ": a baseline entry has no \"fingerprint\"");
     baseline.entries.push_back(std::move(entry));
   }
-  return true;
+  return baseline;
 }
 
 void write_baseline(const std::vector<FileResult>& files, std::ostream& out) {

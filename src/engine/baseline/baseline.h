@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -30,8 +31,8 @@ struct Baseline {
 
 inline constexpr int kBaselineFormatVersion = 1;
 
-// False with `error` set when the file cannot be read or is not a pt2lint baseline.
-bool read_baseline(const std::filesystem::path& path, Baseline& baseline, std::string& error);
+// Fails when the file cannot be read or is not a pt2lint baseline.
+Expected<Baseline> read_baseline(const std::filesystem::path& path);
 
 // Every finding of `files`, in report order, as a baseline document.
 void write_baseline(const std::vector<FileResult>& files, std::ostream& out);

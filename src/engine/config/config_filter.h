@@ -7,6 +7,7 @@
 #include "core/rule_filter.h"
 #include "core/rule_registry.h"
 #include "engine/config/config.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -17,9 +18,9 @@ struct CommandLineSelection {
 };
 
 // Precedence, lowest first: the config's select/ignore/severity/per-file-ignores, then the
-// command line. Every selector must name a rule; otherwise false with a "did you mean" in
-// `error`. (Config files are validated when parsed; this catches the command line.)
-bool build_rule_filter(const Config& config, const CommandLineSelection& cli,
-                       const RuleRegistry& registry, RuleFilter& filter, std::string& error);
+// command line. Every selector must name a rule; otherwise it fails with a "did you mean".
+// (Config files are validated when parsed; this catches the command line.)
+Expected<RuleFilter> build_rule_filter(const Config& config, const CommandLineSelection& cli,
+                                       const RuleRegistry& registry);
 
 }  // namespace pt2lint

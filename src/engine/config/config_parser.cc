@@ -28,79 +28,76 @@ class Parser {
   Parser(const std::filesystem::path& file, const RuleRegistry& registry, Config& config)
       : file_(file), registry_(registry), config_(config) {}
 
-  bool parse(const toml::table& settings);
-  const std::string& error() const { return error_; }
+  Status parse(const toml::table& settings);
 
  private:
-  bool fail(const toml::node& at, const std::string& message) {
+  Status fail(const toml::node& at, const std::string& message) const {
     const toml::source_position& where = at.source().begin;
-    error_ = fmt::format("{}:{}:{}: {}", file_.string(), where.line, where.column, message);
-    return false;
+    return Status::error(fmt::format("{}:{}:{}: {}", file_.string(), where.line, where.column, message));
   }
-  bool check_rule(const toml::node& at, std::string_view selector);
-  bool string_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
-  bool parse_severity_table(const toml::node& value);
-  bool parse_per_file_ignores(const toml::node& value);
-  bool parse_rule_options(const toml::node& value);
-  bool parse_op_schemas(const toml::node& value);
-  bool glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
+  Status check_rule(const toml::node& at, std::string_view selector);
+  Status string_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
+  Status parse_severity_table(const toml::node& value);
+  Status parse_per_file_ignores(const toml::node& value);
+  Status parse_rule_options(const toml::node& value);
+  Status parse_op_schemas(const toml::node& value);
+  Status glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out);
 
   const std::filesystem::path& file_;
   const RuleRegistry& registry_;
   Config& config_;
-  std::string error_;
 };
 
-bool Parser::check_rule(const toml::node& at, std::string_view selector) {
-  if (!registry_.match(selector).empty()) return true;
+Status Parser::check_rule(const toml::node& at, std::string_view selector) {
+  if (!registry_.match(selector).empty()) return {};
   std::string hint = registry_.suggest(selector);
   return fail(at, fmt::format("unknown rule '{}'{}", selector,
                               hint.empty() ? "" : "; did you mean '" + hint + "'?"));
 }
 
-bool Parser::string_list(const toml::node& value, std::string_view key,
+Status Parser::string_list(const toml::node& value, std::string_view key,
                          std::vector<std::string>& out) {
   const toml::array* array = value.as_array();
   if (array == nullptr) return fail(value, fmt::format("'{}' must be an array of rule names", key));
   for (const toml::node& item : *array) {
     const auto* text = item.as_string();
     if (text == nullptr) return fail(item, fmt::format("'{}' must hold strings", key));
-    if (!check_rule(item, text->get())) return false;
+    if (Status checked = check_rule(item, text->get()); !checked.ok()) return checked;
     out.push_back(text->get());
   }
-  return true;
+  return {};
 }
 
-bool Parser::parse_severity_table(const toml::node& value) {
+Status Parser::parse_severity_table(const toml::node& value) {
   const toml::table* table = value.as_table();
   if (table == nullptr) return fail(value, "'severity' must be a table of rule = \"error|warning|note\"");
   for (const auto& [rule, level] : *table) {
-    if (!check_rule(level, rule.str())) return false;
+    if (Status checked = check_rule(level, rule.str()); !checked.ok()) return checked;
     const auto* text = level.as_string();
     std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
     if (!severity)
       return fail(level, fmt::format("severity of '{}' must be \"error\", \"warning\" or \"note\"", rule.str()));
     config_.severity.emplace_back(std::string(rule.str()), *severity);
   }
-  return true;
+  return {};
 }
 
-bool Parser::parse_per_file_ignores(const toml::node& value) {
+Status Parser::parse_per_file_ignores(const toml::node& value) {
   const toml::table* table = value.as_table();
   if (table == nullptr) return fail(value, "'per-file-ignores' must be a table of \"glob\" = [rules]");
   for (const auto& [pattern, rules] : *table) {
     PerFileIgnore entry{std::string(pattern.str()), {}};
-    if (!string_list(rules, "per-file-ignores", entry.rules)) return false;
+    if (Status checked = string_list(rules, "per-file-ignores", entry.rules); !checked.ok()) return checked;
     config_.per_file_ignores.push_back(std::move(entry));
   }
-  return true;
+  return {};
 }
 
-bool Parser::parse_rule_options(const toml::node& value) {
+Status Parser::parse_rule_options(const toml::node& value) {
   const toml::table* table = value.as_table();
   if (table == nullptr) return fail(value, "'rules' must be a table of [rules.<rule-name>] tables");
   for (const auto& [rule, options] : *table) {
-    if (!check_rule(options, rule.str())) return false;
+    if (Status checked = check_rule(options, rule.str()); !checked.ok()) return checked;
     const toml::table* option_table = options.as_table();
     if (option_table == nullptr)
       return fail(options, fmt::format("'rules.{}' must be a table of options", rule.str()));
@@ -128,11 +125,11 @@ bool Parser::parse_rule_options(const toml::node& value) {
       parsed[std::string(key.str())] = std::move(converted);
     }
   }
-  return true;
+  return {};
 }
 
 // `op-schemas = ["ops/schemas.txt"]`: custom op schema files, relative to the config's folder.
-bool Parser::parse_op_schemas(const toml::node& value) {
+Status Parser::parse_op_schemas(const toml::node& value) {
   const toml::array* array = value.as_array();
   if (array == nullptr) return fail(value, "'op-schemas' must be an array of file paths");
   for (const toml::node& item : *array) {
@@ -150,11 +147,11 @@ bool Parser::parse_op_schemas(const toml::node& value) {
     }
     config_.op_schemas.push_back(folder / path);
   }
-  return true;
+  return {};
 }
 
 // `exclude = ["legacy/", "*.tmp.pt2"]`: glob patterns, kept as written.
-bool Parser::glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out) {
+Status Parser::glob_list(const toml::node& value, std::string_view key, std::vector<std::string>& out) {
   const toml::array* array = value.as_array();
   if (array == nullptr) return fail(value, fmt::format("'{}' must be an array of glob patterns", key));
   for (const toml::node& item : *array) {
@@ -165,58 +162,58 @@ bool Parser::glob_list(const toml::node& value, std::string_view key, std::vecto
     while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();  // "legacy/"
     out.push_back(std::move(pattern));
   }
-  return true;
+  return {};
 }
 
-bool Parser::parse(const toml::table& settings) {
+Status Parser::parse(const toml::table& settings) {
   for (const auto& [key, value] : settings) {
     std::string_view name = key.str();
-    bool ok = true;
+    Status status;
     if (name == "select") {
       config_.select.emplace();
-      ok = string_list(value, name, *config_.select);
+      status = string_list(value, name, *config_.select);
     } else if (name == "extend-select") {
-      ok = string_list(value, name, config_.extend_select);
+      status = string_list(value, name, config_.extend_select);
     } else if (name == "ignore") {
-      ok = string_list(value, name, config_.ignore);
+      status = string_list(value, name, config_.ignore);
     } else if (name == "severity") {
-      ok = parse_severity_table(value);
+      status = parse_severity_table(value);
     } else if (name == "per-file-ignores") {
-      ok = parse_per_file_ignores(value);
+      status = parse_per_file_ignores(value);
     } else if (name == "rules") {
-      ok = parse_rule_options(value);
+      status = parse_rule_options(value);
     } else if (name == "op-schemas") {
-      ok = parse_op_schemas(value);
+      status = parse_op_schemas(value);
     } else if (name == "docs-url") {
       std::optional<std::string> url = value.value<std::string>();
-      ok = url && !url->empty() ? true : fail(value, "docs-url must be a non-empty string (a URL)");
-      if (ok && safe_link_target(*url).empty()) {
-        ok = fail(value, "docs-url must be an http:// or https:// URL without spaces, quotes, "
+      status = url && !url->empty() ? Status() : fail(value, "docs-url must be a non-empty string (a URL)");
+      if (status.ok() && safe_link_target(*url).empty()) {
+        status = fail(value, "docs-url must be an http:// or https:// URL without spaces, quotes, "
                          "brackets or parentheses (reports link each rule's page there)");
       }
-      if (ok) config_.docs_url = url->back() == '/' ? *url : *url + '/';
+      if (status.ok()) config_.docs_url = url->back() == '/' ? *url : *url + '/';
     } else if (name == "exclude") {
-      ok = glob_list(value, name, config_.exclude.emplace());
+      status = glob_list(value, name, config_.exclude.emplace());
     } else if (name == "extend-exclude") {
-      ok = glob_list(value, name, config_.extend_exclude);
+      status = glob_list(value, name, config_.extend_exclude);
     } else if (name == "respect-gitignore") {
       std::optional<bool> respect = value.is_boolean() ? value.value<bool>() : std::nullopt;
-      ok = respect ? true : fail(value, "respect-gitignore must be true or false");
-      if (ok) config_.respect_gitignore = *respect;
+      status = respect ? Status() : fail(value, "respect-gitignore must be true or false");
+      if (status.ok()) config_.respect_gitignore = *respect;
     } else if (name == "baseline") {
       std::optional<std::string> path = value.value<std::string>();
-      ok = path && !path->empty() ? true : fail(value, "baseline must be a file path");
-      if (ok) config_.baseline = std::filesystem::path(*path).is_absolute() ? std::filesystem::path(*path)
+      status = path && !path->empty() ? Status() : fail(value, "baseline must be a file path");
+      if (status.ok()) config_.baseline = std::filesystem::path(*path).is_absolute() ? std::filesystem::path(*path)
                                                                             : file_.parent_path() / *path;
     } else {
       std::vector<std::string_view> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
       std::string hint = closest_match(name, keys);
-      ok = fail(value, fmt::format("unknown key '{}'{}", name,
+      status = fail(value, fmt::format("unknown key '{}'{}", name,
                                    hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }
-    if (!ok) return false;
+    if (!status.ok()) return status;
   }
-  return true;
+  return {};
 }
 
 bool is_pyproject(const std::filesystem::path& file) {
@@ -225,47 +222,42 @@ bool is_pyproject(const std::filesystem::path& file) {
 
 }  // namespace
 
-bool parse_config(std::string_view text, const std::filesystem::path& file,
-                  const RuleRegistry& registry, Config& config, std::string& error) {
+Expected<Config> parse_config(std::string_view text, const std::filesystem::path& file,
+                              const RuleRegistry& registry) {
   toml::parse_result parsed = toml::parse(text, file.string());
   if (!parsed) {
     const toml::parse_error& failure = parsed.error();
-    error = fmt::format("{}:{}:{}: {}", file.string(), failure.source().begin.line,
-                        failure.source().begin.column, failure.description());
-    return false;
+    return Status::error(fmt::format("{}:{}:{}: {}", file.string(), failure.source().begin.line,
+                                     failure.source().begin.column, failure.description()));
   }
+  Config config;
   config.file = file;
   config.base_dir = file.parent_path();
   const toml::table& root = parsed.table();
   const toml::table* settings = &root;
   if (is_pyproject(file)) {
     settings = root["tool"]["pt2lint"].as_table();
-    if (settings == nullptr) return true;  // nothing for us in this pyproject.toml
+    if (settings == nullptr) return config;  // nothing for us in this pyproject.toml
   }
   Parser parser(file, registry, config);
-  if (!parser.parse(*settings)) {
-    error = parser.error();
-    return false;
-  }
-  return true;
+  if (Status parsed_settings = parser.parse(*settings); !parsed_settings.ok()) return parsed_settings;
+  return config;
 }
 
-bool load_config(const std::filesystem::path& file, const RuleRegistry& registry,
-                 Config& config, std::string& error) {
+Expected<Config> load_config(const std::filesystem::path& file, const RuleRegistry& registry) {
   // A config may come from a pull request: a regular file of bounded size, never a FIFO or
   // a device (support/bounded_file.h).
-  std::string text, why;
-  if (!read_regular_file(file, kMaxConfigBytes, text, why)) {
-    error = fmt::format("{}: cannot read the config file: {}", file.string(), why);
-    return false;
+  Expected<std::string> text = read_regular_file(file, kMaxConfigBytes);
+  if (!text.ok()) {
+    return Status::error(fmt::format("{}: cannot read the config file: {}", file.string(), text.message()));
   }
-  return parse_config(text, file, registry, config, error);
+  return parse_config(text.value(), file, registry);
 }
 
 bool pyproject_configures_pt2lint(const std::filesystem::path& pyproject) {
-  std::string text, why;
-  if (!read_regular_file(pyproject, kMaxConfigBytes, text, why)) return false;
-  toml::parse_result parsed = toml::parse(text, pyproject.string());
+  Expected<std::string> text = read_regular_file(pyproject, kMaxConfigBytes);
+  if (!text.ok()) return false;
+  toml::parse_result parsed = toml::parse(text.value(), pyproject.string());
   if (!parsed) return true;
   return parsed.table()["tool"]["pt2lint"].is_table();
 }

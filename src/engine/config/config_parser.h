@@ -7,6 +7,7 @@
 
 #include "core/rule_registry.h"
 #include "engine/config/config.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -17,14 +18,13 @@ inline constexpr std::string_view kConfigKeys[] = {"select", "extend-select", "i
                                                    "baseline"};
 
 // Parses `text` as the config file `file` (whose name decides the layout). Every rule it
-// names must exist in `registry`. On failure returns false with `error` in the form
-// "FILE:LINE:COL: message" (with a "did you mean" hint for a misspelt key or rule).
-bool parse_config(std::string_view text, const std::filesystem::path& file,
-                  const RuleRegistry& registry, Config& config, std::string& error);
+// names must exist in `registry`. A failure's message has the form "FILE:LINE:COL: message"
+// (with a "did you mean" hint for a misspelt key or rule).
+Expected<Config> parse_config(std::string_view text, const std::filesystem::path& file,
+                              const RuleRegistry& registry);
 
 // Reads and parses `file`.
-bool load_config(const std::filesystem::path& file, const RuleRegistry& registry,
-                 Config& config, std::string& error);
+Expected<Config> load_config(const std::filesystem::path& file, const RuleRegistry& registry);
 
 // Whether `pyproject` has a [tool.pt2lint] table; a pyproject.toml without one does not stop
 // the search for a config further up. A file that is not valid TOML counts as having one,

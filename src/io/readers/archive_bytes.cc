@@ -24,16 +24,15 @@ void copy_bytes(char* out, const char* from, std::size_t n) {
 
 }  // namespace
 
-bool ArchiveBytes::open_file(const std::filesystem::path& path, std::string& error) {
+Status ArchiveBytes::open_file(const std::filesystem::path& path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd_ < 0 || fstat(fd_, &st) != 0) {
-    error = std::string("cannot read the archive: ") + std::strerror(errno);
-    return false;
+    return Status::error(std::string("cannot read the archive: ") + std::strerror(errno));
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
   window_.resize(kWindow);
-  return true;
+  return {};
 }
 
 void ArchiveBytes::open_memory(std::string_view bytes) {

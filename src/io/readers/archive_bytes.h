@@ -13,12 +13,14 @@
 #include <string_view>
 #include <vector>
 
+#include "support/status.h"
+
 namespace pt2lint {
 
 class ArchiveBytes {
  public:
-  // Opens `path` for reading; false with `error` set when it cannot.
-  bool open_file(const std::filesystem::path& path, std::string& error);
+  // Opens `path` for reading.
+  Status open_file(const std::filesystem::path& path);
   // `bytes` must outlive this object.
   void open_memory(std::string_view bytes);
   ~ArchiveBytes();

@@ -67,6 +67,8 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
                        LoadReporter& reporter, InputDiscard discard) {
   const MessageTable* table = impl_->tables.get(message.GetDescriptor());
   if (table == nullptr) {
+    // Not a Status: a programming error (a caller passing a message type outside
+    // program.proto), which no input can cause and the first test of such a call finds.
     throw std::invalid_argument("JsonToProto reads messages of src/core/ir/program.proto only");
   }
   od::document doc;

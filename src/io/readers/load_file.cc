@@ -100,10 +100,9 @@ class Loader {
     return outcome;
   }
 
-  void zip_failed(std::string_view name, const std::string& error) {
+  void zip_failed(std::string_view name, std::string_view why) {
     reporter_.report(kMalformedProgram, "",
-                     fmt::format("'{}' starts like a zip archive but cannot be read: {}", name,
-                                 error),
+                     fmt::format("'{}' starts like a zip archive but cannot be read: {}", name, why),
                      {}, {},
                      "the archive may be truncated or damaged; a .pt2 file is a complete zip "
                      "archive");
@@ -126,7 +125,7 @@ class Loader {
     return options_.found_by_folder_walk && has_extension(name, ".json");
   }
 
-  // Loads whatever `head` (the first bytes) says the file is. `open_zip(error)` opens the
+  // Loads whatever `head` (the first bytes) says the file is. `open_zip()` opens the
   // whole file as an archive, which reads only what it needs; `read_whole(bytes)` reads it
   // into memory, reporting and returning false when it cannot.
   template <class OpenZip, class ReadWhole>
@@ -135,13 +134,12 @@ class Loader {
     switch (classify(head, name)) {
       case Content::kEmpty: empty(name); break;
       case Content::kZip: {
-        std::string error;
-        auto zip = open_zip(error);
-        if (!zip) {
-          zip_failed(name, error);
+        auto zip = open_zip();
+        if (!zip.ok()) {
+          zip_failed(name, zip.message());
           break;
         }
-        load_zip(*zip, name, context_, programs);
+        load_zip(*zip.value(), name, context_, programs);
         break;
       }
       case Content::kTextproto: {
@@ -170,39 +168,32 @@ class Loader {
   LoadContext context_;
 };
 
-// Both load_file variants: one parsing path, whichever way the programs are stored.
-LoadOutcome load_file_into(const std::filesystem::path& path, const LoadOptions& options,
-                           ProgramOutput& programs, std::string& error, DiagnosticSink& sink) {
+// Both load_file variants: one parsing path, whichever way the programs are stored. Fails
+// (the outcome kUnreadable) when the file cannot be read at all.
+Expected<LoadOutcome> load_file_into(const std::filesystem::path& path, const LoadOptions& options,
+                                     ProgramOutput& programs, DiagnosticSink& sink) {
   const std::string name = path.string();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    error = fmt::format("cannot read '{}': it is a directory", name);
-    return LoadOutcome::kUnreadable;
+    return Status::error(fmt::format("cannot read '{}': it is a directory", name));
   }
   File file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    error = fmt::format("cannot open '{}': {}", name, std::strerror(errno));
-    return LoadOutcome::kUnreadable;
-  }
+  if (!file) return Status::error(fmt::format("cannot open '{}': {}", name, std::strerror(errno)));
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) {
-    error = fmt::format("cannot read '{}': {}", name, ec.message());
-    return LoadOutcome::kUnreadable;
-  }
+  if (ec) return Status::error(fmt::format("cannot read '{}': {}", name, ec.message()));
   char head_buffer[4096];
   const std::size_t head_size = std::fread(head_buffer, 1, sizeof head_buffer, file.get());
   if (head_size == 0 && std::ferror(file.get())) {
-    error = fmt::format("cannot read '{}': {}", name, std::strerror(errno));
-    return LoadOutcome::kUnreadable;
+    return Status::error(fmt::format("cannot read '{}': {}", name, std::strerror(errno)));
   }
   const std::string_view head(head_buffer, head_size);
 
   Loader loader(options, sink);
   return loader.load(
       head, name,
-      [&](std::string& zip_error) {
+      [&] {
         file.reset();  // the zip reader opens the file itself and reads only what it needs
-        return ZipArchive::open_file(path, options.max_archive_members, zip_error);
+        return ZipArchive::open_file(path, options.max_archive_members);
       },
       [&](PaddedBytes& bytes) {
         return read_whole(file.get(), size, options.max_program_json_bytes, name,
@@ -211,12 +202,21 @@ LoadOutcome load_file_into(const std::filesystem::path& path, const LoadOptions&
       programs);
 }
 
+// The outcome, with `out.error` saying why when the file is unreadable: LoadedFile and
+// ArenaLoadedFile carry it as data, beside the programs.
+template <class Loaded>
+LoadOutcome outcome_of(Expected<LoadOutcome> loaded, Loaded& out) {
+  if (loaded.ok()) return loaded.value();
+  out.error = loaded.message();
+  return LoadOutcome::kUnreadable;
+}
+
 }  // namespace
 
 LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
                       LoadedFile& out, DiagnosticSink& sink) {
   ProgramOutput programs(out.programs);
-  return load_file_into(path, options, programs, out.error, sink);
+  return outcome_of(load_file_into(path, options, programs, sink), out);
 }
 
 LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
@@ -232,7 +232,7 @@ LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& opti
   arena_options.block_dealloc = free_large_block;
   out.arena = std::make_unique<google::protobuf::Arena>(arena_options);
   ProgramOutput programs(*out.arena, out.programs);
-  return load_file_into(path, options, programs, out.error, sink);
+  return outcome_of(load_file_into(path, options, programs, sink), out);
 }
 
 LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const LoadOptions& options,
@@ -241,9 +241,7 @@ LoadOutcome load_bytes(std::string_view bytes, std::string_view name, const Load
   Loader loader(options, sink);
   return loader.load(
       bytes.substr(0, 4096), name,
-      [&](std::string& zip_error) {
-        return ZipArchive::open_memory(bytes, options.max_archive_members, zip_error);
-      },
+      [&] { return ZipArchive::open_memory(bytes, options.max_archive_members); },
       [&](PaddedBytes& copy) {
         if (!within_limit(bytes.size(), options.max_program_json_bytes, name, loader.reporter_))
           return false;

@@ -22,52 +22,56 @@ constexpr std::uint64_t kMaxStreamVersion = 10;  // kMaxSupportedFileFormatVersi
 
 bool read_member(const ZipArchive& zip, const ZipArchive::Member& member, std::uint64_t cap,
                  PaddedBytes& out, LoadContext& context) {
-  std::string error;
-  if (zip.read(member, cap, out, error)) return true;
+  const Status read = zip.read(member, cap, out);
+  if (read.ok()) return true;
   context.reporter.report(kMalformedProgram, "",
-                          fmt::format("cannot read archive member '{}': {}", member.name, error),
+                          fmt::format("cannot read archive member '{}': {}", member.name, read.message()),
                           member.name);
   return false;
 }
 
-// Why a torch.save zip held in `bytes` cannot be opened by PyTorchStreamReader, or empty.
-std::string torch_save_zip_problem(std::string_view bytes) {
-  std::string error;
-  const auto zip = ZipArchive::open_memory(bytes, kMaxNestedMembers, error);
-  if (zip == nullptr) return fmt::format("it is not a torch.save zip ({})", error);
+// Fails, saying why, when PyTorchStreamReader cannot open the torch.save zip held in `bytes`.
+Status check_torch_save_zip(std::string_view bytes) {
+  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
+  if (!opened.ok()) return Status::error(fmt::format("it is not a torch.save zip ({})", opened.message()));
+  const ZipArchive* zip = opened.value().get();
   const ArchiveLayoutReport layout = check_archive_layout(*zip);
   if (layout.damage.member != nullptr) {
-    return fmt::format("its member '{}' cannot be read: {}", printable_excerpt(layout.damage.member->name),
-                       layout.damage.what);
+    return Status::error(fmt::format("its member '{}' cannot be read: {}",
+                                     printable_excerpt(layout.damage.member->name), layout.damage.what));
   }
-  if (zip->members().empty()) return "it is an empty zip";
+  if (zip->members().empty()) return Status::error("it is an empty zip");
   const std::string& first = zip->members().front().name;
   const auto slash = first.find('/');
   if (slash == std::string::npos) {
-    return fmt::format("its first member '{}' is not in a folder (PyTorch: \"file in archive "
-                       "is not in a subdirectory\")",
-                       printable_excerpt(first));
+    return Status::error(fmt::format("its first member '{}' is not in a folder (PyTorch: \"file in archive "
+                                     "is not in a subdirectory\")",
+                                     printable_excerpt(first)));
   }
   const std::string root = first.substr(0, slash + 1);
   const ZipArchive::Member* version = zip->find(root + ".data/version");
   if (version == nullptr) version = zip->find(root + "version");
-  if (version == nullptr) return fmt::format("it has no '{}.data/version'", printable_excerpt(root));
-  PaddedBytes text;
-  if (!zip->read(*version, kMaxVersionBytes, text, error, ZipArchive::Crc::kLeaveToCaller)) {
-    return fmt::format("its '{}' cannot be read: {}", printable_excerpt(version->name), error);
+  if (version == nullptr) {
+    return Status::error(fmt::format("it has no '{}.data/version'", printable_excerpt(root)));
   }
-  if (std::string problem = stream_version_problem(text.view()); !problem.empty()) {
-    return fmt::format("its '{}' {}", printable_excerpt(version->name), problem);
+  PaddedBytes text;
+  if (Status read = zip->read(*version, kMaxVersionBytes, text, ZipArchive::Crc::kLeaveToCaller); !read.ok()) {
+    return Status::error(
+        fmt::format("its '{}' cannot be read: {}", printable_excerpt(version->name), read.message()));
+  }
+  if (Status version_ok = check_stream_version_text(text.view()); !version_ok.ok()) {
+    return Status::error(fmt::format("its '{}' {}", printable_excerpt(version->name), version_ok.message()));
   }
   if (zip->find(root + "data.pkl") == nullptr) {
-    return fmt::format("it has no '{}data.pkl', the pickle torch.load reads", printable_excerpt(root));
+    return Status::error(
+        fmt::format("it has no '{}data.pkl', the pickle torch.load reads", printable_excerpt(root)));
   }
   return {};
 }
 
 }  // namespace
 
-std::string stream_version_problem(std::string_view text) {
+Status check_stream_version_text(std::string_view text) {
   // std::stoull: leading white space, an optional sign, then at least one digit.
   std::size_t i = 0;
   while (i < text.size() && (text[i] == ' ' || (text[i] >= '\t' && text[i] <= '\r'))) ++i;
@@ -78,18 +82,18 @@ std::string stream_version_problem(std::string_view text) {
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
     const auto digit = static_cast<std::uint64_t>(text[i] - '0');
     if (value > (UINT64_MAX - digit) / 10) {
-      return fmt::format("reads '{}', too large for std::stoull", printable_excerpt(text));
+      return Status::error(fmt::format("reads '{}', too large for std::stoull", printable_excerpt(text)));
     }
     value = value * 10 + digit;
   }
   if (digits == 0) {
-    return fmt::format("reads '{}', not a number (PyTorch: \"Couldn't parse the version\")",
-                       printable_excerpt(text));
+    return Status::error(fmt::format("reads '{}', not a number (PyTorch: \"Couldn't parse the version\")",
+                                     printable_excerpt(text)));
   }
   if (negative) value = 0 - value;  // stoull wraps a negative number
   if (value < kMinStreamVersion || value > kMaxStreamVersion) {
-    return fmt::format("reads '{}'; PyTorchStreamReader accepts versions {} to {}",
-                       printable_excerpt(text), kMinStreamVersion, kMaxStreamVersion);
+    return Status::error(fmt::format("reads '{}'; PyTorchStreamReader accepts versions {} to {}",
+                                     printable_excerpt(text), kMinStreamVersion, kMaxStreamVersion));
   }
   return {};
 }
@@ -109,12 +113,12 @@ void check_stream_version(const ZipArchive& zip, std::string_view root, LoadCont
   }
   PaddedBytes text;
   if (!read_member(zip, *member, kMaxVersionBytes, text, context)) return;
-  const std::string problem = stream_version_problem(text.view());
-  if (problem.empty()) return;
+  const Status version_ok = check_stream_version_text(text.view());
+  if (version_ok.ok()) return;
   context.reporter.report(
       kMalformedProgram, "",
       fmt::format("archive member '{}' {}; PyTorchStreamReader refuses the archive", member->name,
-                  problem),
+                  version_ok.message()),
       member->name);
 }
 
@@ -158,13 +162,13 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
   if (member->size > kMaxSampleInputBytes) return;  // present; too large to open here
   PaddedBytes bytes;
   if (!read_member(zip, *member, kMaxSampleInputBytes, bytes, context)) return;
-  const std::string problem = torch_save_zip_problem(bytes.view());
-  if (problem.empty()) return;
+  const Status loadable = check_torch_save_zip(bytes.view());
+  if (loadable.ok()) return;
   context.reporter.report(
       kMalformedProgram, name,
       fmt::format("the sample inputs '{}' cannot be loaded: {}; torch.export.load torch.load-s "
                   "them and refuses the archive",
-                  member->name, problem),
+                  member->name, loadable.message()),
       member->name);
 }
 
@@ -209,14 +213,14 @@ bool pickle_of(std::string_view bytes, PaddedBytes& nested, std::string_view& pi
     pickle = bytes;
     return true;
   }
-  std::string error;
-  const auto zip = ZipArchive::open_memory(bytes, kMaxNestedMembers, error);
-  if (zip == nullptr || zip->members().empty()) return false;
+  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
+  if (!opened.ok() || opened.value()->members().empty()) return false;
+  const ZipArchive* zip = opened.value().get();
   const std::string& first = zip->members().front().name;
   const auto slash = first.find('/');
   const ZipArchive::Member* data =
       zip->find((slash == std::string::npos ? "" : first.substr(0, slash + 1)) + "data.pkl");
-  if (data == nullptr || !zip->read(*data, kMaxPickleMemberBytes, nested, error)) return false;
+  if (data == nullptr || !zip->read(*data, kMaxPickleMemberBytes, nested).ok()) return false;
   pickle = nested.view();
   return true;
 }
@@ -225,8 +229,7 @@ void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member
                          std::string_view program, std::string_view role, LoadContext& context) {
   if (member.size > kMaxPickleMemberBytes) return;
   PaddedBytes bytes;
-  std::string error;
-  if (!zip.read(member, kMaxPickleMemberBytes, bytes, error)) return;  // reported elsewhere
+  if (!zip.read(member, kMaxPickleMemberBytes, bytes).ok()) return;  // reported elsewhere
   PaddedBytes nested;
   std::string_view pickle;
   if (!pickle_of(bytes.view(), nested, pickle)) return;  // a damaged nested zip is reported

@@ -18,8 +18,9 @@ namespace pt2lint {
 // std::stoull and accepts 1 to 10.
 void check_stream_version(const ZipArchive& zip, std::string_view root, LoadContext& context);
 
-// Why PyTorchStreamReader refuses this version record's bytes, or empty. Exposed for tests.
-std::string stream_version_problem(std::string_view text);
+// Fails, saying why, when PyTorchStreamReader refuses this version record's bytes. Exposed for
+// tests.
+Status check_stream_version_text(std::string_view text);
 
 // Members under models/ that are not `models/<name>.json`: load_pt2 takes every record
 // there for a program and fails on each such one.

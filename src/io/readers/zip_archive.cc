@@ -1,41 +1,27 @@
+// Opening an archive: its central directory read into members, each name checked, the
+// layout found. Reading a member's data is zip_member_read.cc.
 #include "io/readers/zip_archive.h"
 
-#include <minizip/unzip.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
-#include "io/readers/archive_bytes.h"
-#include "io/readers/little_endian.h"
+#include "io/readers/zip_archive_handle.h"
 #include "io/readers/zip_directory_record.h"
-#include "io/readers/zip_local_header.h"
 
 namespace pt2lint {
-
-struct ZipArchive::Handle {
-  ArchiveBytes bytes;
-  unzFile zip = nullptr;
-  ~Handle() {
-    if (zip != nullptr) unzClose(zip);
-  }
-};
-
 namespace {
 
-// Deflate cannot expand data by more than about 1032:1; a declared size beyond that is a lie.
-constexpr std::uint64_t kMaxDeflateRatio = 1032;
-constexpr std::uint16_t kStored = 0;
-constexpr std::uint16_t kDeflated = Z_DEFLATED;
 // "Version made by" high bytes whose external attributes hold a Unix mode, as Info-ZIP's
 // unzip reads them (it makes links for each): Unix, Atari ST, BeOS, OS X.
 bool host_has_unix_mode(unsigned host) { return host == 3 || host == 5 || host == 16 || host == 30; }
-constexpr std::size_t kReadChunk = std::size_t{1} << 20;
 
-std::string minizip_error(int code) {
+}  // namespace
+
+std::string minizip_status_text(int code) {
   switch (code) {
     case UNZ_ERRNO: return "the archive cannot be read";
     case UNZ_EOF: return "the data ends early";
@@ -46,71 +32,17 @@ std::string minizip_error(int code) {
   }
 }
 
-// Positions minizip on `member` and checks its local header against the central directory;
-// returns where its stored bytes start.
-bool locate_data(unzFile zip, const ZipArchive::Member& member, std::uint64_t& offset,
-                        std::string& error) {
-  const unz64_file_pos position{member.directory_offset, member.index};
-  int status = unzGoToFilePos64(zip, &position);
-  int method = 0;
-  int level = 0;
-  if (status == UNZ_OK) status = unzOpenCurrentFile2(zip, &method, &level, /*raw=*/1);
-  if (status != UNZ_OK) {
-    error = fmt::format("the member cannot be opened: {}", minizip_error(status));
-    return false;
+Status check_member_name(std::string_view name) {
+  if (name.empty()) return Status::error("the member name is empty");
+  if (name.find('\0') != std::string_view::npos) {
+    return Status::error("the member name contains a NUL byte");
   }
-  offset = unzGetCurrentFileZStreamPos64(zip);
-  unzCloseCurrentFile(zip);
-  return true;
-}
-
-// Inflates `compressed` bytes of raw deflate at `offset` into out[0, size); returns how many
-// bytes it produced, or sets `error` when the stream is corrupt.
-std::uint64_t inflate_member(ArchiveBytes& bytes, std::uint64_t offset, std::uint64_t compressed,
-                             char* out, std::uint64_t size, std::string& error) {
-  z_stream z{};
-  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
-    error = "zlib cannot be initialised";
-    return 0;
-  }
-  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(compressed, kReadChunk)), '\0');
-  std::uint64_t read = 0;
-  std::uint64_t done = 0;
-  int status = Z_OK;
-  while (status == Z_OK && done < size && read < compressed) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(compressed - read, kReadChunk));
-    const std::size_t got = bytes.read_at(offset + read, chunk.data(), want);
-    if (got == 0) break;
-    read += got;
-    z.next_in = reinterpret_cast<Bytef*>(chunk.data());
-    z.avail_in = static_cast<uInt>(got);
-    while (z.avail_in > 0 && done < size && status == Z_OK) {
-      z.next_out = reinterpret_cast<Bytef*>(out + done);
-      z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(size - done, kReadChunk));
-      const uInt before = z.avail_out;
-      status = inflate(&z, Z_NO_FLUSH);
-      done += before - z.avail_out;
-      if (status == Z_BUF_ERROR) status = Z_OK;  // needs more input
-    }
-  }
-  inflateEnd(&z);
-  if (status != Z_OK && status != Z_STREAM_END) {
-    error = fmt::format("the member's data cannot be read: {}", minizip_error(status));
-  }
-  return done;
-}
-
-}  // namespace
-
-std::string unsafe_member_name_reason(std::string_view name) {
-  if (name.empty()) return "the member name is empty";
-  if (name.find('\0') != std::string_view::npos) return "the member name contains a NUL byte";
   if (name.front() == '/' || name.front() == '\\') {
-    return "the member name is an absolute path";
+    return Status::error("the member name is an absolute path");
   }
   if (name.size() >= 2 && name[1] == ':' &&
       ((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z'))) {
-    return "the member name starts with a drive letter";
+    return Status::error("the member name starts with a drive letter");
   }
   // One pass over the name: components end at '/' or '\\'; a component of exactly ".." is
   // unsafe. (The NUL check above has already scanned the name once, with memchr.)
@@ -120,7 +52,7 @@ std::string unsafe_member_name_reason(std::string_view name) {
     if (i < n && name[i] != '/' && name[i] != '\\') continue;
     if (i - component_start == 2 && name[component_start] == '.' &&
         name[component_start + 1] == '.') {
-      return "the member name has a '..' component that escapes the archive";
+      return Status::error("the member name has a '..' component that escapes the archive");
     }
     component_start = i + 1;
   }
@@ -132,41 +64,35 @@ ZipArchive::ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_siz
 
 ZipArchive::~ZipArchive() = default;
 
-std::unique_ptr<ZipArchive> ZipArchive::open_file(const std::filesystem::path& path,
-                                                  std::uint64_t max_members,
-                                                  std::string& error) {
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_file(const std::filesystem::path& path,
+                                                            std::uint64_t max_members) {
   auto handle = std::make_unique<Handle>();
-  if (!handle->bytes.open_file(path, error)) return nullptr;
-  return finish_open(std::move(handle), max_members, error);
+  if (Status opened = handle->bytes.open_file(path); !opened.ok()) return opened;
+  return finish_open(std::move(handle), max_members);
 }
 
-std::unique_ptr<ZipArchive> ZipArchive::open_memory(std::string_view bytes,
-                                                    std::uint64_t max_members,
-                                                    std::string& error) {
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_memory(std::string_view bytes,
+                                                              std::uint64_t max_members) {
   auto handle = std::make_unique<Handle>();
   handle->bytes.open_memory(bytes);
-  return finish_open(std::move(handle), max_members, error);
+  return finish_open(std::move(handle), max_members);
 }
 
-std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> handle,
-                                                    std::uint64_t max_members,
-                                                    std::string& error) {
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::finish_open(std::unique_ptr<Handle> handle,
+                                                              std::uint64_t max_members) {
   zlib_filefunc64_def callbacks = handle->bytes.minizip_callbacks();
   handle->zip = unzOpen2_64("archive", &callbacks);
   if (handle->zip == nullptr) {
-    error = "not a readable zip archive: no valid end of central directory record";
-    return nullptr;
+    return Status::error("not a readable zip archive: no valid end of central directory record");
   }
   unzFile zip = handle->zip;
   unz_global_info64 global;
   if (unzGetGlobalInfo64(zip, &global) != UNZ_OK) {
-    error = "the archive's central directory cannot be read";
-    return nullptr;
+    return Status::error("the archive's central directory cannot be read");
   }
   if (global.number_entry > max_members) {
-    error = fmt::format("the archive has {} members, more than the limit of {}",
-                        global.number_entry, max_members);
-    return nullptr;
+    return Status::error(fmt::format("the archive has {} members, more than the limit of {}",
+                                     global.number_entry, max_members));
   }
   const std::uint64_t archive_size = handle->bytes.size();
   std::unique_ptr<ZipArchive> archive(new ZipArchive(std::move(handle), archive_size));
@@ -191,7 +117,7 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     m.method = static_cast<std::uint16_t>(info.compression_method);
     m.crc = static_cast<std::uint32_t>(info.crc);
     m.is_directory = !m.name.empty() && m.name.back() == '/';
-    m.unsafe = unsafe_member_name_reason(m.name);
+    m.unsafe = check_member_name(m.name).message();
     m.flags = static_cast<std::uint16_t>(info.flag);
     if (m.unsafe.empty() && host_has_unix_mode(static_cast<unsigned>(info.version >> 8)) &&
         ((info.external_fa >> 16) & S_IFMT) == S_IFLNK) {
@@ -200,13 +126,12 @@ std::unique_ptr<ZipArchive> ZipArchive::finish_open(std::unique_ptr<Handle> hand
     archive->members_.push_back(std::move(m));
   }
   if (archive->handle_->bytes.read_short()) {
-    error = "the archive is truncated: its central directory runs past the end of the file";
-    return nullptr;
+    return Status::error(
+        "the archive is truncated: its central directory runs past the end of the file");
   }
   if (status != UNZ_END_OF_LIST_OF_FILE) {
-    error = fmt::format("member {} of the central directory cannot be read: {}",
-                        archive->members_.size(), minizip_error(status));
-    return nullptr;
+    return Status::error(fmt::format("member {} of the central directory cannot be read: {}",
+                                     archive->members_.size(), minizip_status_text(status)));
   }
   archive->read_local_header_offsets();
   archive->mark_duplicates();
@@ -258,87 +183,6 @@ const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
   return nullptr;
 }
 
-bool ZipArchive::crc_matches(const Member& member, std::string_view bytes) {
-  const uLong crc = crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()),
-                            bytes.size());
-  return static_cast<std::uint32_t>(crc) == member.crc;
-}
-
-bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
-                      std::string& error, Crc crc) const {
-  if (member.size > max_bytes) {
-    error = fmt::format("the member is {} bytes, more than the limit of {} bytes", member.size,
-                        max_bytes);
-    return false;
-  }
-  if (member.compressed_size > archive_size_) {
-    error = fmt::format("the member declares {} compressed bytes but the whole archive is {} "
-                        "bytes",
-                        member.compressed_size, archive_size_);
-    return false;
-  }
-  if (member.method == kStored && member.size != member.compressed_size) {
-    error = fmt::format("the member is stored uncompressed but declares {} bytes of data and "
-                        "{} bytes in the archive",
-                        member.size, member.compressed_size);
-    return false;
-  }
-  if (member.method != kStored && member.method != kDeflated) {
-    error = fmt::format("the member uses compression method {}; PyTorch archives store their "
-                        "members, and pt2lint reads stored and deflated ones",
-                        member.method);
-    return false;
-  }
-  if (member.method == kDeflated && member.size / kMaxDeflateRatio > member.compressed_size + 1) {
-    error = fmt::format("the member declares {} bytes compressed into {}, more than any "
-                        "compression achieves",
-                        member.size, member.compressed_size);
-    return false;
-  }
-  if (member.method == kDeflated) {
-    const std::uint64_t budget = std::max(kMinInflateBudget, kInflateBudgetRatio * archive_size_);
-    if (member.size > budget - std::min(budget, inflated_)) {
-      error = fmt::format("inflating it would take the archive's deflated members past {} bytes, "
-                          "the budget for a {}-byte file (a deflate bomb?); torch.export.save "
-                          "stores every member uncompressed",
-                          budget, archive_size_);
-      return false;
-    }
-    inflated_ += member.size;
-  }
-  std::uint64_t offset = 0;
-  if (!data_offset(member, offset, error)) return false;
-  if (!out.allocate(static_cast<std::size_t>(member.size))) {
-    error = fmt::format("cannot allocate {} bytes for the member", member.size);
-    return false;
-  }
-  std::uint64_t done = 0;
-  if (member.method == kStored) {
-    // Straight from the archive into the caller's buffer.
-    done = handle_->bytes.read_at(offset, out.data(), static_cast<std::size_t>(member.size));
-  } else {
-    done = inflate_member(handle_->bytes, offset, member.compressed_size, out.data(),
-                          member.size, error);
-    if (!error.empty()) {
-      out.shrink(0);
-      return false;
-    }
-  }
-  if (done < member.size) {
-    out.shrink(0);
-    error = fmt::format("the member's data ends after {} of the {} bytes it declares", done,
-                        member.size);
-    return false;
-  }
-  // A deflated member is checked here always: its CRC-32 is the only check of the decoding.
-  if ((crc == Crc::kCheck || member.method != kStored) && !crc_matches(member, out.view())) {
-    out.shrink(0);
-    error = std::string(kCorruptMemberError);
-    return false;
-  }
-  return true;
-}
-
 void ZipArchive::read_local_header_offsets() {
   central_directory_offset_ = members_.empty() ? archive_size_ : members_.front().directory_offset;
   layout_known_ = false;
@@ -362,50 +206,11 @@ void ZipArchive::read_local_header_offsets() {
     m.size = record.size;
     m.compressed_size = record.compressed_size;
     m.local_header_offset = record.local_header_offset;
-    m.refused_by_pytorch = miniz_refusal(record, archive_size_);
-    m.oddity = directory_oddity(record, archive_size_);
+    m.refused_by_pytorch = check_miniz_reads(record, archive_size_).message();
+    m.oddity = check_ordinary_record(record, archive_size_).message();
   }
   layout_known_ = true;
 }
 
-bool ZipArchive::data_offset(const Member& member, std::uint64_t& offset,
-                             std::string& error) const {
-  // Without a known layout (bytes prepended to the archive), minizip finds the data.
-  if (!layout_known_) return locate_data(handle_->zip, member, offset, error);
-  LocalHeader header;
-  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return false;
-  offset = header.data_offset;
-  return true;
-}
-
-std::string ZipArchive::header_disagreement(const Member& member) const {
-  if (!layout_known_) return {};
-  LocalHeader header;
-  std::string error;
-  if (!read_local_header(handle_->bytes, member.local_header_offset, header, error)) return error;
-  return local_header_disagreement(header, member.name, member.method, member.crc,
-                                   member.compressed_size, member.size);
-}
-
-bool ZipArchive::copy_stored_bytes(const Member& member,
-                                   const std::function<bool(std::string_view)>& sink,
-                                   std::string& error) const {
-  std::uint64_t offset = 0;
-  if (!data_offset(member, offset, error)) return false;
-  std::string chunk(static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size, kReadChunk)),
-                    '\0');
-  for (std::uint64_t done = 0; done < member.compressed_size;) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(member.compressed_size - done, kReadChunk));
-    const std::size_t n = handle_->bytes.read_at(offset + done, chunk.data(), want);
-    if (n < want) {
-      error = fmt::format("the member's data ends after {} of the {} bytes it declares",
-                          done + n, member.compressed_size);
-      return false;
-    }
-    if (!sink(std::string_view(chunk.data(), n))) return false;
-    done += n;
-  }
-  return true;
-}
 
 }  // namespace pt2lint

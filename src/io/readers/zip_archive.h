@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/readers/padded_bytes.h"
+#include "support/status.h"
 
 namespace pt2lint {
 
@@ -41,12 +42,12 @@ class ZipArchive {
   ZipArchive(const ZipArchive&) = delete;
   ZipArchive& operator=(const ZipArchive&) = delete;
 
-  // Returns null and sets `error` when the bytes are not a readable zip.
-  static std::unique_ptr<ZipArchive> open_file(const std::filesystem::path& path,
-                                               std::uint64_t max_members, std::string& error);
+  // Fails when the bytes are not a readable zip.
+  static Expected<std::unique_ptr<ZipArchive>> open_file(const std::filesystem::path& path,
+                                                         std::uint64_t max_members);
   // `bytes` must outlive the archive.
-  static std::unique_ptr<ZipArchive> open_memory(std::string_view bytes,
-                                                 std::uint64_t max_members, std::string& error);
+  static Expected<std::unique_ptr<ZipArchive>> open_memory(std::string_view bytes,
+                                                           std::uint64_t max_members);
 
   const std::vector<Member>& members() const { return members_; }
   // The first safe member with this name under ASCII case folding, or null: PyTorch's zip
@@ -64,25 +65,25 @@ class ZipArchive {
   // overlap it with other work). A deflated member is always checked by its decoder.
   enum class Crc { kCheck, kLeaveToCaller };
 
-  // Reads one member whole. Fails, with `error` saying why, when the member is larger than
-  // `max_bytes`, declares sizes the archive cannot hold, or its data is corrupt.
-  bool read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, std::string& error,
-            Crc crc = Crc::kCheck) const;
+  // Reads one member whole into `out`. Fails when the member is larger than `max_bytes`,
+  // declares sizes the archive cannot hold, or its data is corrupt.
+  Status read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
+              Crc crc = Crc::kCheck) const;
 
-  // What in the member's local header disagrees with its central-directory record, or
-  // empty. PyTorch's reader goes by the central directory, as read() does, and loads such a
-  // member (measured with PyTorch 2.11: a different name or CRC-32 in the local header).
-  std::string header_disagreement(const Member& member) const;
+  // Fails, saying what, when the member's local header disagrees with its central-directory
+  // record. PyTorch's reader goes by the central directory, as read() does, and loads such a
+  // member (measured with PyTorch 2.11: a different name or CRC-32 in the local header), so
+  // the caller reports it as a warning.
+  Status check_local_header(const Member& member) const;
 
   // Whether `bytes` have the CRC-32 the central directory declares for `member`.
   static bool crc_matches(const Member& member, std::string_view bytes);
 
   // Hands the member's bytes as stored in the archive (compressed when `method` is not 0) to
   // `sink` in chunks, for copying a member into another archive without decoding it or
-  // holding it whole. Stops when `sink` returns false.
-  bool copy_stored_bytes(const Member& member,
-                         const std::function<bool(std::string_view)>& sink,
-                         std::string& error) const;
+  // holding it whole. Stops, failing, when `sink` returns false.
+  Status copy_stored_bytes(const Member& member,
+                           const std::function<bool(std::string_view)>& sink) const;
 
  private:
   struct Handle;
@@ -93,9 +94,9 @@ class ZipArchive {
   // Marks each later copy of a name (exact, or equal under ASCII case folding) unsafe.
   void mark_duplicates();
   // Where the member's stored bytes start, from its local header.
-  bool data_offset(const Member& member, std::uint64_t& offset, std::string& error) const;
-  static std::unique_ptr<ZipArchive> finish_open(std::unique_ptr<Handle> handle,
-                                                 std::uint64_t max_members, std::string& error);
+  Expected<std::uint64_t> data_offset(const Member& member) const;
+  static Expected<std::unique_ptr<ZipArchive>> finish_open(std::unique_ptr<Handle> handle,
+                                                           std::uint64_t max_members);
 
   std::unique_ptr<Handle> handle_;
   std::uint64_t archive_size_ = 0;
@@ -125,7 +126,7 @@ inline constexpr std::string_view kCaseDuplicateMemberError =
 inline constexpr std::uint64_t kMinInflateBudget = std::uint64_t{128} << 20;
 inline constexpr std::uint64_t kInflateBudgetRatio = 16;
 
-// Why a member name cannot be extracted safely, or empty. Exposed for tests.
-std::string unsafe_member_name_reason(std::string_view name);
+// Fails, saying why, when a member name cannot be extracted safely. Exposed for tests.
+Status check_member_name(std::string_view name);
 
 }  // namespace pt2lint

@@ -68,29 +68,29 @@ bool parse_directory_record(std::string_view record, DirectoryRecord& out) {
   return true;
 }
 
-std::string miniz_refusal(const DirectoryRecord& record, std::uint64_t /*archive_size*/) {
+Status check_miniz_reads(const DirectoryRecord& record, std::uint64_t /*archive_size*/) {
   if ((record.flags & kMaskedLocalHeaders) != 0) {
-    return "its flags say the local headers are masked (bit 13, central-directory "
-           "encryption), so its name and data cannot be read";
+    return Status::error("its flags say the local headers are masked (bit 13, central-directory "
+                         "encryption), so its name and data cannot be read");
   }
   if (record.saturated_without_zip64) {
-    return "a size or offset field reads 0xFFFFFFFF but its zip64 extra field does not give "
-           "the value";
+    return Status::error("a size or offset field reads 0xFFFFFFFF but its zip64 extra field "
+                         "does not give the value");
   }
   return {};
 }
 
-std::string directory_oddity(const DirectoryRecord& record, std::uint64_t archive_size) {
+Status check_ordinary_record(const DirectoryRecord& record, std::uint64_t archive_size) {
   if ((record.flags & (kEncrypted | kStrongEncryption)) != 0) {
-    return fmt::format("its general-purpose flags ({:#06x}) mark it encrypted, though its data "
-                       "is plain; PyTorch 2.11 reads it anyway (measured), other zip tools "
-                       "refuse it or ask for a password",
-                       record.flags);
+    return Status::error(fmt::format(
+        "its general-purpose flags ({:#06x}) mark it encrypted, though its data is plain; "
+        "PyTorch 2.11 reads it anyway (measured), other zip tools refuse it or ask for a password",
+        record.flags));
   }
   if (record.raw_local_header_offset == kSaturated && archive_size < kSaturated) {
-    return "its 32-bit local header offset is saturated (0xFFFFFFFF, the real one in a zip64 "
-           "field) in a file under 4 GiB; PyTorch 2.11 reads it (measured), but no writer "
-           "needs zip64 there";
+    return Status::error("its 32-bit local header offset is saturated (0xFFFFFFFF, the real one "
+                         "in a zip64 field) in a file under 4 GiB; PyTorch 2.11 reads it "
+                         "(measured), but no writer needs zip64 there");
   }
   return {};
 }

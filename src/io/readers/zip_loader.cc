@@ -29,13 +29,13 @@ std::string_view trim_space(std::string_view s) {
 // A member read despite headers that disagree: PyTorch reads it too, by the central directory.
 void report_header_disagreement(const ZipArchive& zip, const ZipArchive::Member& member,
                                 std::string_view program, LoadContext& context) {
-  const std::string disagreement = zip.header_disagreement(member);
-  if (disagreement.empty()) return;
+  const Status agreement = zip.check_local_header(member);
+  if (agreement.ok()) return;
   context.reporter.report(
       kSuspiciousArchiveLayout, program,
       fmt::format("archive member '{}' has a local header that disagrees with the central "
                   "directory: {}",
-                  member.name, disagreement),
+                  member.name, agreement.message()),
       member.name, {},
       "PyTorch's reader (and pt2lint) go by the central directory and load the member (measured "
       "with PyTorch 2.11); tools that read local headers, such as Python's zipfile, see "
@@ -89,11 +89,8 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
                       std::string_view program, LoadContext& context, std::string& text,
                       bool exact) {
   PaddedBytes bytes;
-  std::string error;
-  if (!zip.read(member, kMaxTextMemberBytes, bytes, error)) {
-    context.reporter.report(kMalformedProgram, program,
-                            fmt::format("cannot read archive member '{}': {}", member.name, error),
-                            member.name);
+  if (Status read = zip.read(member, kMaxTextMemberBytes, bytes); !read.ok()) {
+    report_unreadable_member(member, read.message(), program, context);
     return false;
   }
   report_header_disagreement(zip, member, program, context);
@@ -104,12 +101,12 @@ bool read_text_member(const ZipArchive& zip, const ZipArchive::Member& member,
 bool read_json_member(const ZipArchive& zip, const ZipArchive::Member& member,
                       std::uint64_t max_bytes, std::string_view program, LoadContext& context,
                       PaddedBytes& json, ZipArchive::Crc crc) {
-  std::string error;
-  if (zip.read(member, max_bytes, json, error, crc)) {
+  const Status read = zip.read(member, max_bytes, json, crc);
+  if (read.ok()) {
     report_header_disagreement(zip, member, program, context);
     return true;
   }
-  report_unreadable_member(member, error, program, context);
+  report_unreadable_member(member, read.message(), program, context);
   return false;
 }
 

@@ -15,18 +15,17 @@ constexpr std::uint32_t kZip64Marker = 0xFFFFFFFFu;
 
 }  // namespace
 
-bool read_local_header(ArchiveBytes& bytes, std::uint64_t offset, LocalHeader& header,
-                       std::string& error) {
+Expected<LocalHeader> read_local_header(ArchiveBytes& bytes, std::uint64_t offset) {
   unsigned char raw[kHeaderSize];
   if (bytes.read_at(offset, reinterpret_cast<char*>(raw), kHeaderSize) != kHeaderSize) {
-    error = fmt::format("its local header at offset {} lies past the end of the archive", offset);
-    return false;
+    return Status::error(
+        fmt::format("its local header at offset {} lies past the end of the archive", offset));
   }
   if (le32(raw) != kSignature) {
-    error = fmt::format("no local header at offset {}, where the central directory puts it",
-                        offset);
-    return false;
+    return Status::error(fmt::format(
+        "no local header at offset {}, where the central directory puts it", offset));
   }
+  LocalHeader header;
   header.flags = le16(raw + 6);
   header.method = le16(raw + 8);
   header.crc = le32(raw + 14);
@@ -36,33 +35,34 @@ bool read_local_header(ArchiveBytes& bytes, std::uint64_t offset, LocalHeader& h
   const std::uint16_t extra_length = le16(raw + 28);
   header.name.assign(name_length, '\0');
   if (bytes.read_at(offset + kHeaderSize, header.name.data(), name_length) != name_length) {
-    error = "its local header is cut short by the end of the archive";
-    return false;
+    return Status::error("its local header is cut short by the end of the archive");
   }
   header.data_offset = offset + kHeaderSize + name_length + extra_length;
-  return true;
+  return header;
 }
 
-std::string local_header_disagreement(const LocalHeader& header, const std::string& name,
-                                      std::uint16_t method, std::uint32_t crc,
-                                      std::uint64_t compressed_size, std::uint64_t size) {
+Status check_local_header(const LocalHeader& header, const std::string& name,
+                          std::uint16_t method, std::uint32_t crc,
+                          std::uint64_t compressed_size, std::uint64_t size) {
   if (header.name != name) {
-    return fmt::format("its local header names it '{}'", header.name.substr(0, 200));
+    return Status::error(
+        fmt::format("its local header names it '{}'", header.name.substr(0, 200)));
   }
   if (header.method != method) {
-    return fmt::format("its local header says compression method {}, the central directory {}",
-                       header.method, method);
+    return Status::error(fmt::format(
+        "its local header says compression method {}, the central directory {}", header.method,
+        method));
   }
   if ((header.flags & kDataDescriptorFlag) != 0) return {};  // the sizes follow the data
   if (header.crc != crc) {
-    return fmt::format("its local header gives CRC-32 {:08x}, the central directory {:08x}",
-                       header.crc, crc);
+    return Status::error(fmt::format(
+        "its local header gives CRC-32 {:08x}, the central directory {:08x}", header.crc, crc));
   }
   if (header.compressed_size != kZip64Marker && header.size != kZip64Marker &&
       (header.compressed_size != compressed_size || header.size != size)) {
-    return fmt::format("its local header gives {} bytes ({} stored), the central directory {} "
-                       "({} stored)",
-                       header.size, header.compressed_size, size, compressed_size);
+    return Status::error(fmt::format(
+        "its local header gives {} bytes ({} stored), the central directory {} ({} stored)",
+        header.size, header.compressed_size, size, compressed_size));
   }
   return {};
 }

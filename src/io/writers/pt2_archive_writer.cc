@@ -56,24 +56,21 @@ bool add_stored(zipFile out, const std::string& name, std::string_view bytes) {
 
 // Copies a member's bytes as they are in the input, with its CRC and sizes: nothing is
 // decoded or re-encoded, and a large weight is never held whole.
-bool copy_member(const ZipArchive& in, const ZipArchive::Member& member, zipFile out,
-                 std::string& error) {
+Status copy_member(const ZipArchive& in, const ZipArchive::Member& member, zipFile out) {
   const zip_fileinfo info = member_info();
   if (zipOpenNewFileInZip2_64(out, member.name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr,
                               member.method, /*level=*/0, /*raw=*/1,
                               member.size >= kZip64Threshold) != ZIP_OK) {
-    error = fmt::format("cannot copy '{}'", member.name);
-    return false;
+    return Status::error(fmt::format("cannot copy '{}'", member.name));
   }
   bool written = true;
-  const bool read = in.copy_stored_bytes(
-      member, [&](std::string_view chunk) { return written = write_chunks(out, chunk); }, error);
+  const Status read = in.copy_stored_bytes(
+      member, [&](std::string_view chunk) { return written = write_chunks(out, chunk); });
   if (zipCloseFileInZipRaw64(out, member.size, member.crc) != ZIP_OK || !written) {
-    error = fmt::format("cannot copy '{}'", member.name);
-    return false;
+    return Status::error(fmt::format("cannot copy '{}'", member.name));
   }
-  if (!read) error = fmt::format("cannot copy '{}': {}", member.name, error);
-  return read;
+  if (!read.ok()) return Status::error(fmt::format("cannot copy '{}': {}", member.name, read.message()));
+  return {};
 }
 
 // minizip's stdio functions on the AtomicFile's descriptor instead of a file it opens by name:
@@ -99,40 +96,40 @@ zipFile open_zip_on(const AtomicFile& file, int& fd) {
 
 bool read_archive_member(const std::filesystem::path& archive, const std::string& member,
                          std::string& bytes) {
-  std::string error;
-  auto in = ZipArchive::open_file(archive, kMaxMembers, error);
-  if (!in) return false;
-  const ZipArchive::Member* found = in->find(member);
+  auto in = ZipArchive::open_file(archive, kMaxMembers);
+  if (!in.ok()) return false;
+  const ZipArchive::Member* found = in.value()->find(member);
   PaddedBytes data;
-  if (found == nullptr || !in->read(*found, found->size, data, error)) return false;
+  if (found == nullptr || !in.value()->read(*found, found->size, data).ok()) return false;
   bytes.assign(data.view());
   return true;
 }
 
-std::string write_edited_archive(const std::filesystem::path& input,
-                                 const std::filesystem::path& output, const ArchiveEdit& edit) {
-  std::string error;
-  auto in = ZipArchive::open_file(input, kMaxMembers, error);
-  if (!in) return fmt::format("cannot open '{}': {}", input.string(), error);
+Status write_edited_archive(const std::filesystem::path& input, const std::filesystem::path& output,
+                            const ArchiveEdit& edit) {
+  auto opened = ZipArchive::open_file(input, kMaxMembers);
+  if (!opened.ok()) return Status::error(fmt::format("cannot open '{}': {}", input.string(), opened.message()));
+  const ZipArchive* in = opened.value().get();
 
   // A member pt2lint did not read (a second copy of a name, a link) is never copied on: the
   // output would carry what the checks never saw.
   for (const ZipArchive::Member& member : in->members()) {
     if (!member.unsafe.empty()) {
-      return fmt::format("'{}' holds archive member '{}', which pt2lint does not read ({}); it "
-                         "writes no copy of such an archive",
-                         input.string(), member.name, member.unsafe);
+      return Status::error(fmt::format("'{}' holds archive member '{}', which pt2lint does not read ({}); it "
+                                       "writes no copy of such an archive",
+                                       input.string(), member.name, member.unsafe));
     }
   }
 
-  AtomicFile file(output);
-  if (!file.ok()) return file.error();
+  Expected<AtomicFile> created = AtomicFile::create(output);
+  if (!created.ok()) return created.status();
+  AtomicFile& file = created.value();
   int fd = -1;
   ZipWriter out(open_zip_on(file, fd));
-  if (!out) return fmt::format("cannot create '{}'", file.temporary().string());
-  auto fail = [&](std::string message) {
+  if (!out) return Status::error(fmt::format("cannot create '{}'", file.temporary().string()));
+  auto fail = [&](Status failure) {
     out.reset();
-    return message;  // ~AtomicFile removes the temporary
+    return failure;  // ~AtomicFile removes the temporary
   };
 
   std::set<std::string> written;
@@ -140,21 +137,20 @@ std::string write_edited_archive(const std::filesystem::path& input,
     auto replaced = edit.replaced_members.find(member.name);
     if (replaced != edit.replaced_members.end()) {
       if (!add_stored(out.get(), member.name, replaced->second))
-        return fail(fmt::format("cannot add '{}'", member.name));
-    } else if (!copy_member(*in, member, out.get(), error)) {
-      return fail(error);
+        return fail(Status::error(fmt::format("cannot add '{}'", member.name)));
+    } else if (Status copied = copy_member(*in, member, out.get()); !copied.ok()) {
+      return fail(copied);
     }
     written.insert(member.name);
   }
   for (const auto& [name, bytes] : edit.replaced_members) {
     if (written.count(name) == 0 && !add_stored(out.get(), name, bytes))
-      return fail(fmt::format("cannot add '{}'", name));
+      return fail(Status::error(fmt::format("cannot add '{}'", name)));
   }
   if (zipClose(out.release(), nullptr) != ZIP_OK) {
-    return fmt::format("cannot write '{}' (is the disk full?); it is unchanged", output.string());
+    return Status::error(fmt::format("cannot write '{}' (is the disk full?); it is unchanged", output.string()));
   }
-  if (!file.commit()) return file.error();
-  return {};
+  return file.commit();
 }
 
 }  // namespace pt2lint

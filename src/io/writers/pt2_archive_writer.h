@@ -8,6 +8,8 @@
 #include <map>
 #include <string>
 
+#include "support/status.h"
+
 namespace pt2lint {
 
 struct ArchiveEdit {
@@ -16,10 +18,10 @@ struct ArchiveEdit {
   std::map<std::string, std::string> replaced_members;
 };
 
-// Returns "" on success, else a message saying what failed. `output` is written through a
-// temporary file next to it, so a failed write never leaves a half-written archive behind.
-std::string write_edited_archive(const std::filesystem::path& input,
-                                 const std::filesystem::path& output, const ArchiveEdit& edit);
+// `output` is written through a temporary file next to it, so a failed write never leaves a
+// half-written archive behind.
+Status write_edited_archive(const std::filesystem::path& input, const std::filesystem::path& output,
+                            const ArchiveEdit& edit);
 
 // The bytes of one member of a zip archive; false when it is absent or unreadable.
 bool read_archive_member(const std::filesystem::path& archive, const std::string& member,

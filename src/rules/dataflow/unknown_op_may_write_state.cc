@@ -24,7 +24,7 @@ namespace {
 bool reported_by_subgraph_rule(const ProgramIndex& index, dataflow::NodeOps& ops, const std::vector<int>& nodes,
                                const std::set<int>& covered) {
   for (int node : nodes)
-    if (!covered.count(node) && !dataflow::unknown_effects(index, ops, node, index.dialect()).empty()) return false;
+    if (!covered.count(node) && !dataflow::check_effects_known(index, ops, node, index.dialect()).ok()) return false;
   return dataflow::only_subgraph_calls(index, nodes);
 }
 
@@ -68,7 +68,7 @@ class UnknownOpMayWriteState final : public Rule {
     std::size_t pick = 0;
     std::string why;
     for (std::size_t k = 0; k < write.nodes.size(); ++k) {  // the first node whose own effects are unknown
-      why = dataflow::unknown_effects(index, flow.ops(), write.nodes[k], index.dialect());
+      why = dataflow::check_effects_known(index, flow.ops(), write.nodes[k], index.dialect()).message();
       if (!why.empty()) {
         pick = k;
         break;
