@@ -161,9 +161,9 @@ TEST(CheckPaths, BaselineAcceptsKnownFindingsAndListsStaleEntries) {
 
   // An entry of a rule that ran on its file and found nothing is stale; the same entry of a
   // rule that did not run is not.
-  Baseline forged;
-  std::string error;
-  ASSERT_TRUE(read_baseline(baseline, forged, error)) << error;
+  Expected<Baseline> read_back = read_baseline(baseline);
+  ASSERT_TRUE(read_back.ok()) << read_back.message();
+  Baseline forged = std::move(read_back).value();
   ASSERT_FALSE(forged.entries.empty());
   BaselineEntry gone = forged.entries[0];
   gone.fingerprint = "0000000000000000";
