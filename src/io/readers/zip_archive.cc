@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "io/readers/archive_bytes.h"
+#include "io/readers/crc32_fold.h"
 #include "io/readers/little_endian.h"
 #include "io/readers/zip_directory_record.h"
 #include "io/readers/zip_local_header.h"
@@ -259,9 +260,7 @@ const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
 }
 
 bool ZipArchive::crc_matches(const Member& member, std::string_view bytes) {
-  const uLong crc = crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()),
-                            bytes.size());
-  return static_cast<std::uint32_t>(crc) == member.crc;
+  return crc32_of(0, bytes.data(), bytes.size()) == member.crc;
 }
 
 bool ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out,
