@@ -3,6 +3,7 @@
 // names rules only through the catalogue's constants.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -213,6 +214,39 @@ TEST(RuleCatalogue, SourceNamesRulesOnlyThroughTheCatalogue) {
     }
   }
   EXPECT_GT(files, 100) << "src/ not found under " << kRoot;
+}
+
+}  // namespace
+}  // namespace pt2lint
+
+namespace pt2lint {
+namespace {
+
+// Every rule file opens the same way (CONTRIBUTING.md, "Adding a rule"): its ID and name, then
+// one line of what it reports, the why, and its docs page last; no severity, which lives in the
+// catalogue alone and would go stale in a comment.
+TEST(RuleCatalogue, RuleFilesOpenWithIdNameAndDocsPage) {
+  int checked = 0;
+  for (const RuleInfo* info : kRuleCatalogue) {
+    if (info->phase != RulePhase::kStructural && info->phase != RulePhase::kDataflow) continue;
+    std::string stem(info->name);
+    std::replace(stem.begin(), stem.end(), '-', '_');
+    const char* folder = info->phase == RulePhase::kStructural ? "structural" : "dataflow";
+    const fs::path path = kRoot / "src" / "rules" / folder / (stem + ".cc");
+    std::istringstream text(read_text(path));
+    std::vector<std::string> opening;
+    for (std::string line; std::getline(text, line) && line.starts_with("//");) opening.push_back(line);
+    ASSERT_GE(opening.size(), 2U) << path << " has no opening comment";
+    const std::string head = "// " + std::string(info->id) + " " + std::string(info->name) + ": ";
+    EXPECT_TRUE(opening.front().starts_with(head)) << path << " should open with `" << head << "...`";
+    EXPECT_EQ(opening.back(), "// docs/rules/" + std::string(info->name) + ".md") << path;
+    for (const std::string& line : opening)
+      EXPECT_FALSE(line.find("(warning") != std::string::npos || line.find("(error") != std::string::npos ||
+                   line.find("opt-in)") != std::string::npos)
+          << path << ": the opening comment states a severity: " << line;
+    ++checked;
+  }
+  EXPECT_GT(checked, 30);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// PT308 (warning): state written by the program whose storage has other names.
+// PT308 aliased-state-written: state written by the program whose storage has other names.
+// docs/rules/aliased-state-written.md
 #include <fmt/format.h>
 
 #include <set>

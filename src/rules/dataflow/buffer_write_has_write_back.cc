@@ -1,4 +1,6 @@
-// PT303: a functional program updates a buffer or user input but never writes it back.
+// PT303 buffer-write-has-write-back: a functional program updates a buffer or user input but never
+// writes it back.
+// docs/rules/buffer-write-has-write-back.md
 #include <fmt/format.h>
 
 #include <map>

@@ -1,7 +1,8 @@
-// PT326 (warning): a buffer written at a symbolic position whose every write a guard keeps below
-// the buffer's extent: the positions past the cap are allocated, saved and never used
+// PT326 cache-capacity-reachable: a buffer written at a symbolic position whose every write a guard
+// keeps below the buffer's extent: the positions past the cap are allocated, saved and never used
 // (optimum-executorch#218: a sliding-window guard capped the cache at the window and ignored
-// --max_seq_len). A warning: a deliberate cap is legal, but then the cache is oversized.
+// --max_seq_len). A deliberate cap is legal, but then the cache is oversized.
+// docs/rules/cache-capacity-reachable.md
 #include <fmt/format.h>
 
 #include <memory>

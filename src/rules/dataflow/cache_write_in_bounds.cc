@@ -1,7 +1,8 @@
-// PT325 (error): a buffer written at a symbolic position (a KV cache at `input_pos.item()`, a
-// dynamic sequence length) whose range, from range_constraints and the program's runtime
-// assertions, lets a write end past the buffer's extent: an out-of-bounds write (narrow raises,
-// slice_scatter silently clamps) for inputs the program itself accepts.
+// PT325 cache-write-in-bounds: a buffer written at a symbolic position (a KV cache at
+// `input_pos.item()`, a dynamic sequence length) whose range, from range_constraints and the
+// program's runtime assertions, lets a write end past the buffer's extent: an out-of-bounds write
+// (narrow raises, slice_scatter silently clamps) for inputs the program itself accepts.
+// docs/rules/cache-write-in-bounds.md
 #include <fmt/format.h>
 
 #include <memory>

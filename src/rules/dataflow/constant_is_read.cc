@@ -1,4 +1,5 @@
-// PT309 (warning, opt-in): a lifted tensor constant that nothing reads.
+// PT309 constant-is-read: a lifted tensor constant that nothing reads.
+// docs/rules/constant-is-read.md
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"

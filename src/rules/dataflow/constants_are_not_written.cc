@@ -1,5 +1,6 @@
-// PT305: a tensor constant written in place (or updated functionally); parameters written in
-// place in a TRAINING program are noted, since that is legal there.
+// PT305 constants-are-not-written: a tensor constant written in place (or updated functionally);
+// parameters written in place in a TRAINING program are noted, since that is legal there.
+// docs/rules/constants-are-not-written.md
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// PT323 (error): effect tokens order a program's side effects (aten._print, effectful custom
-// ops): each with_effects call takes the token the previous effect returned and returns the
+// PT323 effect-token-chain: effect tokens order a program's side effects (aten._print, effectful
+// custom ops): each with_effects call takes the token the previous effect returned and returns the
 // next. The chain must run unbroken from each input token to an output token:
 // - a token used twice (forked) leaves the order of two effects undefined;
 // - a with_effects token that nothing takes (dropped) detaches its effect from the output, so
@@ -8,6 +8,7 @@
 //   names no token, is a chain made up by a pass.
 // A token passed to any other op (a higher-order op that threads tokens through its body) ends
 // what this rule can follow: it then checks nothing past that op, and says nothing of it.
+// docs/rules/effect-token-chain.md
 #include <fmt/format.h>
 
 #include <map>

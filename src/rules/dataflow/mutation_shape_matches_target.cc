@@ -1,4 +1,6 @@
-// PT302: a write-back value whose shape, dtype or device differs from its target's.
+// PT302 mutation-shape-matches-target: a write-back value whose shape, dtype or device differs from
+// its target's.
+// docs/rules/mutation-shape-matches-target.md
 #include <fmt/format.h>
 
 #include "analysis/dataflow/effective_mutations.h"

@@ -1,4 +1,6 @@
-// PT301: a write-back whose value is the update of a different placeholder.
+// PT301 mutation-value-derives-from-target: a write-back whose value is the update of a different
+// placeholder.
+// docs/rules/mutation-value-derives-from-target.md
 #include <fmt/format.h>
 
 #include "analysis/dataflow/effective_mutations.h"

@@ -1,4 +1,6 @@
-// PT304: a program that declares the functional ATEN dialect but writes in place.
+// PT304 no-mutating-ops-in-functional-dialect: a program that declares the functional ATEN dialect
+// but writes in place.
+// docs/rules/no-mutating-ops-in-functional-dialect.md
 #include <fmt/format.h>
 
 #include "analysis/dataflow/effective_mutations.h"

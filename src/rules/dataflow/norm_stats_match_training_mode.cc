@@ -1,9 +1,11 @@
-// PT322 (error): a norm's running statistics against the training flag of the norm ops that
-// use them: statistics written back (running_mean, running_var, num_batches_tracked) while every
-// norm that uses them runs in eval mode. A pass flipped the mode and kept the write-backs, or a
-// decomposition re-added the counter's update (executorch#19980): the program loads, runs, and
-// updates state the eager model in that mode leaves alone. (A training-mode norm whose statistics
-// are tensor constants writes those constants: constants-are-not-written's finding.)
+// PT322 norm-stats-match-training-mode: a norm's running statistics against the training flag of
+// the norm ops that use them: statistics written back (running_mean, running_var,
+// num_batches_tracked) while every norm that uses them runs in eval mode. A pass flipped the mode
+// and kept the write-backs, or a decomposition re-added the counter's update (executorch#19980):
+// the program loads, runs, and updates state the eager model in that mode leaves alone. (A
+// training-mode norm whose statistics are tensor constants writes those constants:
+// constants-are-not-written's finding.)
+// docs/rules/norm-stats-match-training-mode.md
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 
 #include "analysis/dataflow/effective_mutations.h"
 #include "analysis/dataflow/program_dataflow.h"
+#include "analysis/opschema/undeclared_writes.h"
 #include "analysis/program_index.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
@@ -99,7 +102,7 @@ class NormStatsMatchTrainingMode final : public Rule {
       const NormOp* norm = norm_op(node.target());
       if (norm == nullptr) continue;
       bool training = norm->fixed_training;
-      const bool literal = norm->mode_arg.empty() || node_bool(node, norm->mode_arg, training);
+      const bool literal = norm->mode_arg.empty() || opschema::node_bool_argument(node, norm->mode_arg, training);
       for (std::string_view stat : {"running_mean", "running_var"}) {
         const int p = argument_placeholder(index, node, stat);
         if (p < 0) continue;
@@ -141,16 +144,6 @@ class NormStatsMatchTrainingMode final : public Rule {
         const std::optional<ValueDef> def = index.definition(node.inputs(0).arg().as_tensor().name());
         if (def && def->node >= 0 && norm_op(index.graph().nodes(def->node).target()) != nullptr) return true;
       }
-    }
-    return false;
-  }
-
-  static bool node_bool(const ir::Node& node, std::string_view name, bool& value) {
-    for (const ir::NamedArgument& input : node.inputs()) {
-      if (input.name() != name) continue;
-      if (!input.arg().has_as_bool()) return false;
-      value = input.arg().as_bool();
-      return true;
     }
     return false;
   }

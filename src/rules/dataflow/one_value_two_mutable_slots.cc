@@ -1,12 +1,13 @@
-// PT312: one tensor, or two views of one storage, is passed to two written arguments of one
-// call. Eager PyTorch runs both writes on the one storage; functionalization (run_decompositions,
-// auto_functionalized_v2, triton_kernel_wrapper_functional) clones each written argument on its
-// own and writes back one clone, so one of the two writes is silently lost
-// (pytorch/pytorch#196657). Checked on a Triton launch's declared writes (TRAINING) and on the
-// functional form: the bases of a decoded auto_functionalized/_v2 or
-// triton_kernel_wrapper_functional call. Not on a custom op called in place with one tensor
-// twice: PyTorch 2.11 functionalizes that into one `_all_bases` entry and runs it equal to
-// eager (tests/data/device/soundness/custom_op_same_buffer_twice*).
+// PT312 one-value-two-mutable-slots: one tensor, or two views of one storage, is passed to two
+// written arguments of one call. Eager PyTorch runs both writes on the one storage;
+// functionalization (run_decompositions, auto_functionalized_v2, triton_kernel_wrapper_functional)
+// clones each written argument on its own and writes back one clone, so one of the two writes is
+// silently lost (pytorch/pytorch#196657). Checked on a Triton launch's declared writes (TRAINING)
+// and on the functional form: the bases of a decoded auto_functionalized/_v2 or
+// triton_kernel_wrapper_functional call. Not on a custom op called in place with one tensor twice:
+// PyTorch 2.11 functionalizes that into one `_all_bases` entry and runs it equal to eager
+// (tests/data/device/soundness/custom_op_same_buffer_twice*).
+// docs/rules/one-value-two-mutable-slots.md
 #include <fmt/format.h>
 
 #include <map>

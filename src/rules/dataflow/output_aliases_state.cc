@@ -1,4 +1,5 @@
-// PT307 (warning): a user output that is, or aliases, a buffer or parameter.
+// PT307 output-aliases-state: a user output that is, or aliases, a buffer or parameter.
+// docs/rules/output-aliases-state.md
 #include <fmt/format.h>
 
 #include <unordered_map>

@@ -1,6 +1,7 @@
-// PT320 (error): one state name lifted by several programs of an archive with another kind,
-// shape or dtype in one of them. The programs of a package share their state by name, so
-// the package is broken: one program reads or writes storage of the wrong layout.
+// PT320 shared-state-consistent: one state name lifted by several programs of an archive with
+// another kind, shape or dtype in one of them. The programs of a package share their state by name,
+// so the package is broken: one program reads or writes storage of the wrong layout.
+// docs/rules/shared-state-consistent.md
 #include <fmt/format.h>
 
 #include <memory>

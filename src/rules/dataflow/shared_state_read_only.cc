@@ -1,7 +1,8 @@
-// PT321 (warning): a program reads a buffer, never writes it, and another program of the
-// archive writes it. What the reader computes depends on which programs ran before it, and a
-// .pt2 archive has no way to say in which order its programs must run (executorch#21958: a
-// reader run first sees uninitialized memory).
+// PT321 shared-state-read-only: a program reads a buffer, never writes it, and another program of
+// the archive writes it. What the reader computes depends on which programs ran before it, and a
+// .pt2 archive has no way to say in which order its programs must run (executorch#21958: a reader
+// run first sees uninitialized memory).
+// docs/rules/shared-state-read-only.md
 #include <fmt/format.h>
 
 #include <memory>

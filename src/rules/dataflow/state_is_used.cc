@@ -1,4 +1,5 @@
-// PT306 (warning, opt-in): a parameter or buffer that nothing reads or writes.
+// PT306 state-is-used: a parameter or buffer that nothing reads or writes.
+// docs/rules/state-is-used.md
 #include <fmt/format.h>
 
 #include "analysis/dataflow/effective_mutations.h"

@@ -1,6 +1,7 @@
-// PT311: state is passed to a higher-order op whose subgraph writes its inputs, and pt2lint
-// cannot tell which of the values passed in the write reaches (an op it does not know, or
-// operands that do not fit the subgraph). Sound, not silent: the state may be written.
+// PT311 subgraph-writes-decidable: state is passed to a higher-order op whose subgraph writes its
+// inputs, and pt2lint cannot tell which of the values passed in the write reaches (an op it does
+// not know, or operands that do not fit the subgraph). Sound, not silent: the state may be written.
+// docs/rules/subgraph-writes-decidable.md
 #include <fmt/format.h>
 
 #include "analysis/dataflow/program_dataflow.h"

@@ -1,5 +1,6 @@
-// PT310: state is passed to an op whose schema pt2lint does not know, so it cannot tell
-// whether the op writes it (see src/analysis/dataflow/possible_writes.h).
+// PT310 unknown-op-may-write-state: state is passed to an op whose schema pt2lint does not know, so
+// it cannot tell whether the op writes it (see src/analysis/dataflow/possible_writes.h).
+// docs/rules/unknown-op-may-write-state.md
 #include <fmt/format.h>
 
 #include <set>

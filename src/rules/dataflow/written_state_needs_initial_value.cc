@@ -1,7 +1,9 @@
-// PT324 (warning, opt-in): a written buffer whose initial value the program reads. PyTorch keeps
-// initial values, so the program is correct; a target that drops the initial values of mutated
-// buffers (ExecuTorch without et_init_buffer) computes garbage with it (executorch#7279). Selected
-// by those who export for such targets; `pt2lint contract` shows the fact for every written state.
+// PT324 written-state-needs-initial-value: a written buffer whose initial value the program reads.
+// PyTorch keeps initial values, so the program is correct; a target that drops the initial values
+// of mutated buffers (ExecuTorch without et_init_buffer) computes garbage with it
+// (executorch#7279). Selected by those who export for such targets; `pt2lint contract` shows the
+// fact for every written state.
+// docs/rules/written-state-needs-initial-value.md
 #include <fmt/format.h>
 
 #include <memory>

@@ -1,4 +1,5 @@
-// input-specs-match-placeholders: input spec i describes graph input i, by name.
+// PT201 input-specs-match-placeholders: input spec i describes graph input i, by name.
+// docs/rules/input-specs-match-placeholders.md
 #include <fmt/format.h>
 
 #include <unordered_map>

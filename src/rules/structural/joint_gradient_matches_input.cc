@@ -1,7 +1,8 @@
-// PT214: each gradient output has the shape and dtype of the parameter or user input it is
-// declared for. Gradients paired with the wrong parameters (an (8, 6) gradient declared for an
-// (8,) bias) load and validate in PyTorch; the optimizer then fails on the shapes or, where
-// they broadcast, trains the wrong weights.
+// PT214 joint-gradient-matches-input: each gradient output has the shape and dtype of the parameter
+// or user input it is declared for. Gradients paired with the wrong parameters (an (8, 6) gradient
+// declared for an (8,) bias) load and validate in PyTorch; the optimizer then fails on the shapes
+// or, where they broadcast, trains the wrong weights.
+// docs/rules/joint-gradient-matches-input.md
 #include <fmt/format.h>
 
 #include <map>

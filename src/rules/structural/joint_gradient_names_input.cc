@@ -1,8 +1,9 @@
-// PT213: each gradient output names a parameter (GRADIENT_TO_PARAMETER) or user input
-// (GRADIENT_TO_USER_INPUT) of the program, and each storage gets at most one gradient. PyTorch
-// loads and validates a gradient spec naming a parameter that does not exist, and a pass that
-// renames one gradient's target to another's: the optimizer then updates one weight twice and
-// another never (pytorch/pytorch#186542, #147380 for tied weights).
+// PT213 joint-gradient-names-input: each gradient output names a parameter (GRADIENT_TO_PARAMETER)
+// or user input (GRADIENT_TO_USER_INPUT) of the program, and each storage gets at most one
+// gradient. PyTorch loads and validates a gradient spec naming a parameter that does not exist, and
+// a pass that renames one gradient's target to another's: the optimizer then updates one weight
+// twice and another never (pytorch/pytorch#186542, #147380 for tied weights).
+// docs/rules/joint-gradient-names-input.md
 #include <fmt/format.h>
 
 #include <map>

@@ -1,6 +1,7 @@
-// PT215: a joint program does not write a parameter. Its training step applies the gradients
-// the program returns; a PARAMETER_MUTATION as well updates the weights twice, or with a value
-// the optimizer never saw (pytorch/pytorch#186470).
+// PT215 joint-no-parameter-write: a joint program does not write a parameter. Its training step
+// applies the gradients the program returns; a PARAMETER_MUTATION as well updates the weights
+// twice, or with a value the optimizer never saw (pytorch/pytorch#186470).
+// docs/rules/joint-no-parameter-write.md
 #include <fmt/format.h>
 
 #include <memory>

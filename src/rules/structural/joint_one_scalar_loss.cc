@@ -1,7 +1,8 @@
-// PT212: a joint program (one with gradient outputs) has exactly one LOSS_OUTPUT, and it is a
-// scalar. The gradients are of that one loss: a second loss output (every output marked
-// LOSS_OUTPUT, pytorch/pytorch#140974), none, or a non-scalar one means the training step
-// that reads the signature differentiates, logs or scales the wrong value.
+// PT212 joint-one-scalar-loss: a joint program (one with gradient outputs) has exactly one
+// LOSS_OUTPUT, and it is a scalar. The gradients are of that one loss: a second loss output (every
+// output marked LOSS_OUTPUT, pytorch/pytorch#140974), none, or a non-scalar one means the training
+// step that reads the signature differentiates, logs or scales the wrong value.
+// docs/rules/joint-one-scalar-loss.md
 #include <fmt/format.h>
 
 #include <memory>

@@ -1,4 +1,5 @@
-// mutation-target-resolves: every mutation output names state of the matching kind.
+// PT204 mutation-target-resolves: every mutation output names state of the matching kind.
+// docs/rules/mutation-target-resolves.md
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// mutations-before-user-outputs: outputs are laid out [tokens][mutations][user/loss outputs].
+// PT203 mutations-before-user-outputs: outputs are laid out [tokens][mutations][user/loss outputs].
+// docs/rules/mutations-before-user-outputs.md
 #include <fmt/format.h>
 
 #include <unordered_set>

@@ -1,4 +1,4 @@
-// nativert-input-order: what PyTorch's C++ runtime, nativert, refuses in a graph signature.
+// PT211 nativert-input-order: what PyTorch's C++ runtime, nativert, refuses in a graph signature.
 // torch/nativert/graph/GraphSignature.cpp (read at pytorch/pytorch 123527f6) refuses effect
 // tokens ("Token inputs not implemented yet.") and checks, in checkInputOrders, that inputs
 // come token < parameter < buffer < tensor constant < custom object (user inputs and constant
@@ -6,6 +6,7 @@
 // was measured with PyTorch 2.11 (docs/rules/nativert-input-order.md): torch.export.load loads
 // and runs all of these; nativert's PyModelRunner refuses tokens (a warning) and loads the
 // order variants (a note: only the newer source refuses them).
+// docs/rules/nativert-input-order.md
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"

@@ -1,4 +1,5 @@
-// one-mutation-per-buffer: at most one mutation output per buffer, parameter or user input.
+// PT205 one-mutation-per-buffer: at most one mutation output per buffer, parameter or user input.
+// docs/rules/one-mutation-per-buffer.md
 #include <fmt/format.h>
 
 #include <unordered_map>

@@ -1,4 +1,5 @@
-// output-arity-matches-call-spec: user outputs match the root out_spec's leaves.
+// PT210 output-arity-matches-call-spec: user outputs match the root out_spec's leaves.
+// docs/rules/output-arity-matches-call-spec.md
 #include <fmt/format.h>
 
 #include "analysis/program_index.h"

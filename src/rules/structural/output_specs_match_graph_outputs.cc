@@ -1,4 +1,5 @@
-// output-specs-match-graph-outputs: output spec i describes graph output i.
+// PT202 output-specs-match-graph-outputs: output spec i describes graph output i.
+// docs/rules/output-specs-match-graph-outputs.md
 #include <fmt/format.h>
 
 #include <algorithm>

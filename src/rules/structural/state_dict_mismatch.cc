@@ -1,4 +1,5 @@
-// state-dict-mismatch: the weights and constants configs agree with the lifted state.
+// PT206 state-dict-mismatch: the weights and constants configs agree with the lifted state.
+// docs/rules/state-dict-mismatch.md
 #include <fmt/format.h>
 
 #include <unordered_map>

@@ -1,8 +1,9 @@
-// PT216: a user Triton kernel launch PyTorch cannot load back outside the exporting process.
-// TRAINING records the kernel only as `kernel_idx`, an index into the exporting process's
-// kernel side table; ATEN records triton_kernel_wrapper_functional, which torch.export.load
-// refuses ("deserialize nyi", measured on 2.11: tests/data/device/soundness/). The program is
-// correct; the file is not portable, which is worth knowing before shipping it.
+// PT216 triton-launch-loadable: a user Triton kernel launch PyTorch cannot load back outside the
+// exporting process. TRAINING records the kernel only as `kernel_idx`, an index into the exporting
+// process's kernel side table; ATEN records triton_kernel_wrapper_functional, which
+// torch.export.load refuses ("deserialize nyi", measured on 2.11: tests/data/device/soundness/).
+// The program is correct; the file is not portable, which is worth knowing before shipping it.
+// docs/rules/triton-launch-loadable.md
 #include <fmt/format.h>
 
 #include <memory>

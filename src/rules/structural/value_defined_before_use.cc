@@ -1,4 +1,5 @@
-// value-defined-before-use: every value read is a graph input or an earlier node's output.
+// PT207 value-defined-before-use: every value read is a graph input or an earlier node's output.
+// docs/rules/value-defined-before-use.md
 #include <fmt/format.h>
 
 #include <unordered_map>

@@ -1,4 +1,6 @@
-// value-has-metadata: every tensor and symbolic value has an entry in the graph's value tables.
+// PT209 value-has-metadata: every tensor and symbolic value has an entry in the graph's value
+// tables.
+// docs/rules/value-has-metadata.md
 #include <fmt/format.h>
 
 #include <unordered_set>

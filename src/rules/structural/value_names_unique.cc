@@ -1,4 +1,5 @@
-// value-names-unique: every value (and FX node) name is defined once per graph.
+// PT208 value-names-unique: every value (and FX node) name is defined once per graph.
+// docs/rules/value-names-unique.md
 #include <fmt/format.h>
 
 #include <algorithm>
