@@ -40,8 +40,9 @@ class SeenMapKeys {
 
   // A copy whose data() is never null (null marks an empty slot), for the empty key too.
   std::string_view copy(std::string_view key) {
-    if (key.size() > kBlock - block_used_ || blocks_.empty()) {
-      blocks_.push_back(std::make_unique<char[]>(std::max(kBlock, key.size())));
+    if (blocks_.empty() || key.size() > block_size_ - block_used_) {
+      block_size_ = std::max(kBlock, key.size());  // a key over 64 KB gets a block of its own
+      blocks_.push_back(std::make_unique<char[]>(block_size_));
       block_used_ = 0;
     }
     char* to = blocks_.back().get() + block_used_;
@@ -65,6 +66,7 @@ class SeenMapKeys {
   std::vector<std::string_view> slots_;  // a power of two, at most half full
   std::size_t size_ = 0;
   std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_size_ = 0;
   std::size_t block_used_ = 0;
 };
 
