@@ -1,5 +1,6 @@
 #include "analysis/program_index.h"
 
+#include "analysis/state/cache_ranges.h"
 #include "analysis/state/state_storage.h"
 
 #include <algorithm>
@@ -268,6 +269,13 @@ std::string_view ProgramIndex::node_metadata(int node, std::string_view key) con
 const StateStorage& ProgramIndex::storage() const {
   if (!storage_) storage_ = std::make_shared<const StateStorage>(program_);
   return *storage_;
+}
+
+const std::vector<CacheWrite>& ProgramIndex::cache_writes() const {
+  if (!cache_writes_) {
+    cache_writes_ = std::make_shared<const std::vector<CacheWrite>>(find_cache_writes(*this));
+  }
+  return *cache_writes_;
 }
 
 }  // namespace pt2lint

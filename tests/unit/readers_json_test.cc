@@ -222,6 +222,27 @@ TEST(ReadersJson, HugeStringValueIsRefusedWithoutCopy) {
   EXPECT_TRUE(r.file.programs[0].program().torch_version().empty());
 }
 
+// Maps over 8 keys keep copies of their keys in blocks (json_walker.cc, SeenMapKeys): a
+// repeated key is found after hundreds of others, after a key larger than a block, and when
+// the repeated key is the large one.
+TEST(ReadersJson, RepeatedKeysOfLargeMapsAreFoundPastBlockEdges) {
+  const std::string meta = R"({"dtype": 7, "sizes": []})";
+  const std::string large(std::size_t{70} << 10, 'k');
+  std::string entries;
+  for (int i = 0; i < 3000; ++i) entries += "\"v" + std::to_string(i) + "\": " + meta + ", ";
+  entries += "\"" + large + "\": " + meta + ", ";
+  entries += R"("v17": )" + meta + ", ";
+  entries += "\"" + large + "\": " + meta + ", ";
+  entries += R"("after": )" + meta;
+  const Loaded r = load_memory(program_json(R"(, "tensor_values": {)" + entries + "}"), "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 2u) << r.dump();
+  EXPECT_NE(r.findings[0].message.find("key 'v17' appears more than once"), std::string::npos)
+      << r.findings[0].message;
+  EXPECT_NE(r.findings[1].message.find("appears more than once"), std::string::npos)
+      << r.findings[1].message;
+  EXPECT_EQ(r.file.programs[0].program().graph_module().graph().tensor_values_size(), 3002);
+}
+
 TEST(ReadersJson, FindingsAreCappedWithASummary) {
   std::string sizes;
   for (int i = 0; i < 500; ++i) sizes += std::string(i ? "," : "") + R"({"as_int": 0.5})";

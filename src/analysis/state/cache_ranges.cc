@@ -344,7 +344,7 @@ void judge(const ProgramIndex& index, const SymbolFacts& facts, const Site& site
 
 }  // namespace
 
-std::vector<CacheWrite> cache_writes(const ProgramIndex& index) {
+std::vector<CacheWrite> find_cache_writes(const ProgramIndex& index) {
   std::vector<CacheWrite> writes;
   std::optional<SymbolFacts> facts;  // built at the first candidate write
   const ir::Graph& graph = index.graph();
@@ -366,6 +366,10 @@ std::vector<CacheWrite> cache_writes(const ProgramIndex& index) {
     writes.push_back(std::move(write));
   }
   return writes;
+}
+
+const std::vector<CacheWrite>& cache_writes(const ProgramIndex& index) {
+  return index.cache_writes();
 }
 
 void summarize_cache_ranges(const ProgramIndex& index, ProgramSummary& summary) {

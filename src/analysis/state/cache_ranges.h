@@ -40,7 +40,9 @@ struct CacheWrite {
 };
 
 // Every write of a buffer at a position range, in graph order (top-level graph).
-std::vector<CacheWrite> cache_writes(const ProgramIndex& index);
+std::vector<CacheWrite> find_cache_writes(const ProgramIndex& index);
+// The same, found once per index (ProgramIndex::cache_writes).
+const std::vector<CacheWrite>& cache_writes(const ProgramIndex& index);
 
 // Adds one line per undecidable cache write to `summary.undecided` (`check --verbose`).
 void summarize_cache_ranges(const ProgramIndex& index, ProgramSummary& summary);

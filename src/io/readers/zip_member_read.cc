@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "io/readers/crc32_fold.h"
 #include "io/readers/zip_archive.h"
 #include "io/readers/zip_archive_handle.h"
 #include "io/readers/zip_local_header.h"
@@ -71,8 +72,7 @@ Expected<std::uint64_t> inflate_member(ArchiveBytes& bytes, std::uint64_t offset
 }  // namespace
 
 bool ZipArchive::crc_matches(const Member& member, std::string_view bytes) {
-  const uLong crc = crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size());
-  return static_cast<std::uint32_t>(crc) == member.crc;
+  return crc32_of(0, bytes.data(), bytes.size()) == member.crc;
 }
 
 Status ZipArchive::read(const Member& member, std::uint64_t max_bytes, PaddedBytes& out, Crc crc) const {
