@@ -47,6 +47,10 @@ def test_check_bytes(pkg, broken_pt2, wrap):
 def test_check_textproto_bytes(pkg):
     report = pkg.check(_a_textproto("bad").read_bytes())
     assert "PT204" in [f.rule for f in report.errors]
+    assert {f.path for f in report.findings} == {"<bytes>"}  # not <bytes>.textproto
+    with pytest.raises(pkg.InvalidProgramError) as garbage:
+        pkg.check(b"not a program")
+    assert str(garbage.value).startswith("<bytes> is not") and "<bytes>.textproto" not in str(garbage.value)
 
 
 def test_check_file_objects(pkg, clean_pt2, broken_pt2):

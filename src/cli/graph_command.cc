@@ -101,7 +101,7 @@ int run_graph(const RuleRegistry& registry, const GraphOptions& options) {
         error = draw(options, programs, checked, picture);
       });
   if (result.outcome == LoadOutcome::kUnreadable) {
-    print_error("cannot open '" + options.path + "': " + result.error);
+    print_error(result.error.empty() ? "cannot open '" + options.path + "'" : result.error);  // it names the file
     return kExitUsage;
   }
   if (!picture) {

@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/huge_page_heap.h"
 #include "cli/subcommand.h"
+#include "cli/terminal.h"
 #include "core/rule_registry.h"
 #include "rules/register_all_rules.h"
 #include "support/edit_distance.h"
@@ -53,6 +55,25 @@ std::string did_you_mean(CLI::App& app, int argc, char** argv) {
   return {};
 }
 
+// CLI11 answers a first word that names no subcommand with "A subcommand is required", which
+// reads as if none was given: say which word is unknown, and what was probably meant (a close
+// subcommand, or `check` when the word is a file). "" when the first word is an option or a
+// subcommand.
+std::string unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || std::string_view(argv[1]).starts_with("-")) return {};
+  const std::string first = argv[1];
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    if (sub->get_name() == first) return {};
+  std::string message = "unknown subcommand '" + first + "'";
+  std::error_code ec;
+  if (std::string hint = did_you_mean(app, argc, argv); !hint.empty()) {
+    message += "; " + hint;
+  } else if (std::filesystem::exists(first, ec)) {
+    message += "; to check it: pt2lint check " + first;
+  }
+  return message + " (pt2lint --help lists the subcommands)";
+}
+
 }  // namespace
 }  // namespace pt2lint
 
@@ -87,6 +108,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
+    if (std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
+      print_error(unknown);
+      return kExitUsage;
+    }
     const int status = app.exit(error);
     if (status != 0) {
       if (std::string hint = did_you_mean(app, argc, argv); !hint.empty())

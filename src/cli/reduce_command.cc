@@ -8,7 +8,11 @@
 #include <algorithm>
 #include <csignal>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
@@ -59,6 +63,36 @@ std::size_t strip_private_metadata(ir::ProgramSet& set) {
     }
   }
   return dropped;
+}
+
+// --keep-metadata: the reducer drops node metadata like any other field the problem does not
+// need; put the private entries of each surviving node (same program and node name) back.
+void restore_private_metadata(ir::ProgramSet original, ir::ProgramSet& reduced) {
+  std::map<std::pair<std::string, std::string>, std::vector<ir::StringEntry>> kept;
+  for (ir::Program& program : *original.mutable_programs()) {
+    for (const ir::Graph* graph : properties::all_graphs(program)) {
+      for (const ir::Node& node : graph->nodes()) {
+        for (const ir::StringEntry& entry : node.metadata()) {
+          if (std::find(std::begin(kPrivateMetadata), std::end(kPrivateMetadata), entry.key()) !=
+              std::end(kPrivateMetadata))
+            kept[{program.name(), node.name()}].push_back(entry);
+        }
+      }
+    }
+  }
+  for (ir::Program& program : *reduced.mutable_programs()) {
+    for (ir::Graph* graph : properties::all_graphs(program)) {
+      for (ir::Node& node : *graph->mutable_nodes()) {
+        const auto entries = kept.find({program.name(), node.name()});
+        if (entries == kept.end()) continue;
+        for (const ir::StringEntry& entry : entries->second) {
+          const bool present = std::any_of(node.metadata().begin(), node.metadata().end(),
+                                           [&](const ir::StringEntry& e) { return e.key() == entry.key(); });
+          if (!present) *node.add_metadata() = entry;
+        }
+      }
+    }
+  }
 }
 
 std::vector<ir::Program> programs_of(const ir::ProgramSet& set) { return {set.programs().begin(), set.programs().end()}; }
@@ -141,7 +175,12 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
     }
   }
   properties::ReduceStats stats;
-  const ir::ProgramSet reduced = properties::reduce(set, still_fails, &stats);
+  ir::ProgramSet reduced = properties::reduce(set, still_fails, &stats);
+  if (o.keep_metadata) {
+    ir::ProgramSet restored = reduced;
+    restore_private_metadata(set, restored);
+    if (still_fails(restored)) reduced = std::move(restored);
+  }
 
   std::string text = fmt::format("# Reduced by `pt2lint reduce {} {}` ({} candidates tried, {} deletions kept).\n",
                                  std::filesystem::path(o.input).filename().string(), what_it_keeps(o), stats.tries,

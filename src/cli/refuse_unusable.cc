@@ -9,7 +9,8 @@ namespace pt2lint {
 
 int refuse_unreadable(const std::string& path, const LoadedPrograms& loaded) {
   if (loaded.readable) return kExitClean;
-  print_error(fmt::format("cannot open '{}': {}", path, loaded.error));
+  // The loader's error already names the file ("cannot open 'PATH': why").
+  print_error(loaded.error.empty() ? fmt::format("cannot open '{}'", path) : loaded.error);
   return kExitUsage;
 }
 

@@ -22,7 +22,7 @@ LoadedPrograms load_programs(const std::filesystem::path& path) {
   const LoadOutcome outcome = load_file(path, LoadOptions{}, file, sink);
   out.findings = sink.take();
   if (outcome == LoadOutcome::kUnreadable) {
-    out.error = file.error.empty() ? "cannot be read" : file.error;
+    out.error = file.error.empty() ? "cannot read '" + path.string() + "'" : file.error;  // names the file
     return out;
   }
   out.readable = true;

@@ -1,9 +1,14 @@
 #include "engine/run.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <istream>
+#include <map>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "engine/baseline/baseline.h"
 #include "engine/config/config_discovery.h"
@@ -37,7 +42,7 @@ bool run_config(const RuleRegistry& registry, const RuleSources& sources,
 // yet reads as empty, with a note saying how to create it. False, with the reason in the
 // report, on an unusable baseline.
 bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& options,
-                            RunReport& report) {
+                            const RuleRanOn& rule_ran, RunReport& report) {
   std::string path = options.baseline;
   if (path.empty()) {
     Config config;
@@ -72,7 +77,7 @@ bool apply_baseline_options(const RuleRegistry& registry, const RunOptions& opti
     stop(report, error);
     return false;
   }
-  report.stale_baseline = apply_baseline(baseline, report.files, &registry);
+  report.stale_baseline = apply_baseline(baseline, report.files, &registry, rule_ran);
   return true;
 }
 
@@ -117,6 +122,27 @@ void name_standard_input(FileResult& file, const std::filesystem::path& temp, co
   }
 }
 
+// The first bytes of standard input, to tell a textproto from the rest before saving it.
+std::string read_head(std::istream& in) {
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head;
+}
+
+// The loaders know a textproto by its extension, and standard input has none: without a
+// --stdin-filename that gives one, text that opens like a textproto (a comment or a field name)
+// is saved as `.textproto`. Archives and program JSON are known by their content.
+std::string standard_input_suffix(const std::string& stdin_filename, std::string_view head) {
+  const std::string given = std::filesystem::path(stdin_filename).extension().string();
+  if (!given.empty()) return given;
+  if (head.find('\0') != std::string_view::npos) return "";
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head.substr(first, 2) == "PK") return "";
+  const unsigned char c = static_cast<unsigned char>(head[first]);
+  return c == '#' || c == '_' || std::isalpha(c) ? ".textproto" : "";
+}
+
 }  // namespace
 
 RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
@@ -129,9 +155,11 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     return stop(report, "'-' (standard input) can be given only once");
   if (auto dash = std::find(paths.begin(), paths.end(), "-"); dash != paths.end()) {
     if (options.standard_input == nullptr) return stop(report, "no standard input to read '-' from");
-    stdin_copy.emplace(std::filesystem::path(options.stdin_filename).extension().string());
+    const std::string head = read_head(*options.standard_input);
+    stdin_copy.emplace(standard_input_suffix(options.stdin_filename, head));
     std::string error = stdin_copy->error();
-    if (error.empty()) error = copy_stream_to_file(*options.standard_input, stdin_copy->path());
+    if (error.empty())
+      error = copy_stream_to_file(*options.standard_input, stdin_copy->path(), kMaxStandardInputBytes, head);
     if (!error.empty()) return stop(report, error);
     *dash = stdin_copy->path().string();
   }
@@ -182,6 +210,7 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   parallel.progress = options.progress;
   std::vector<FileResult> results = check_in_parallel(registry, files, filters, selection.catalogs(), parallel);
   std::vector<bool> yielded(paths.size(), false);
+  std::map<std::string, const RuleFilter*, std::less<>> filter_of;  // by the path reported
   for (std::size_t i = 0; i < results.size(); ++i) {
     FileResult& file = results[i];
     if (file.outcome != LoadOutcome::kSkipped) {
@@ -189,8 +218,10 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
       for (std::size_t again : files[i].also_given) yielded[again] = true;
     }
     if (is_stdin(file.path)) name_standard_input(file, stdin_copy->path(), stdin_name);
+    filter_of[file.path] = filters[i];
     if (file.outcome == LoadOutcome::kUnreadable) {
-      report.errors.push_back("cannot open '" + file.path + "': " + file.error);
+      // The loader's error names the file already: "cannot open 'PATH': why".
+      report.errors.push_back(file.error.empty() ? "cannot open '" + file.path + "'" : file.error);
     } else if (file.outcome == LoadOutcome::kLoaded) {
       report.files.push_back(std::move(file));
     }
@@ -202,7 +233,13 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
     const bool is_missing = std::find(missing.begin(), missing.end(), options.paths[i]) != missing.end();
     if (!found && !is_missing) report.without_programs.push_back(options.paths[i]);
   }
-  apply_baseline_options(registry, options, report);
+  // An entry of a rule that did not run on its file (--select, --ignore, per-file-ignores)
+  // is not stale: its finding was not looked for.
+  const RuleRanOn rule_ran = [&filter_of](const FileResult& file, std::string_view rule_id) {
+    const auto filter = filter_of.find(file.path);
+    return filter == filter_of.end() || filter->second == nullptr || filter->second->enabled(rule_id);
+  };
+  apply_baseline_options(registry, options, rule_ran, report);
   return report;
 }
 

@@ -38,11 +38,12 @@ TempFile::~TempFile() {
 }
 
 std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
-                                std::uint64_t max_bytes) {
+                                std::uint64_t max_bytes, std::string_view already_read) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return "cannot write '" + path.string() + "'";
+  out.write(already_read.data(), static_cast<std::streamsize>(already_read.size()));
   std::vector<char> chunk(std::size_t{1} << 20);
-  std::uint64_t copied = 0;
+  std::uint64_t copied = already_read.size();
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     copied += static_cast<std::uint64_t>(in.gcount());

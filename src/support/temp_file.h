@@ -32,10 +32,12 @@ class TempFile {
 // 1 GiB; a file beyond this is read from its path instead of filling $TMPDIR.
 inline constexpr std::uint64_t kMaxStandardInputBytes = std::uint64_t{2} << 30;
 
-// Copies all of `in` (binary) into the file at `path`, stopping with an error past
-// `max_bytes`. Returns "" or what went wrong.
+// Copies `already_read` (bytes taken from `in` before, e.g. to look at them) and then all of
+// `in` (binary) into the file at `path`, stopping with an error past `max_bytes`. Returns ""
+// or what went wrong.
 std::string copy_stream_to_file(std::istream& in, const std::filesystem::path& path,
-                                std::uint64_t max_bytes = kMaxStandardInputBytes);
+                                std::uint64_t max_bytes = kMaxStandardInputBytes,
+                                std::string_view already_read = {});
 // Copies the file at `path` to `out` (binary). Returns "" or what went wrong.
 std::string copy_file_to_stream(const std::filesystem::path& path, std::ostream& out);
 

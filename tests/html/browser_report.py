@@ -196,6 +196,40 @@ def main():
             failed = True
         driver.find_element(By.ID, "show-all").click()
 
+        # The file table links each file with findings to its group: a click opens it.
+        driver.get("file://" + report_html)
+        link = driver.find_element(By.CSS_SELECTOR, f'#by-file a[data-open-file="{chosen}"]')
+        driver.execute_script("arguments[0].closest('details') && (arguments[0].closest('details').open = true);"
+                              "arguments[0].scrollIntoView()", link)
+        link.click()
+        opened = driver.execute_script(
+            "const g = document.getElementById('file-' + arguments[0]);"
+            "return {open: !!(g && g.open), hash: location.hash, laid_out: Array.from(g ? g.querySelectorAll("
+            "'article.finding') : []).filter(a => a.getClientRects().length > 0).length}", chosen)
+        print(f"file table link to file {chosen}: group open {opened['open']}, {opened['hash']}, "
+              f"{opened['laid_out']} findings laid out")
+        if not opened["open"] or opened["hash"] != f"#file-{chosen}" or not opened["laid_out"]:
+            print("FAIL: a file-table row must link to its group and open it")
+            failed = True
+
+        # Root causes: each finding the JSON report says another explains (`cause`) sits folded
+        # right under that finding, in its file's group.
+        first_of_file, at = [], 0
+        for file in report["files"]:
+            first_of_file.append(at)
+            at += len(file["findings"])
+        pairs = [[f"finding-{first_of_file[k] + i + 1}", f"finding-{first_of_file[k] + f['cause'] + 1}"]
+                 for k, file in enumerate(report["files"]) for i, f in enumerate(file["findings"]) if "cause" in f]
+        misplaced = driver.execute_script(
+            "return arguments[0].filter(([id, cause]) => {"
+            " const d = document.getElementById(id).closest('details.folded');"
+            " return !d || d.previousElementSibling !== document.getElementById(cause); })", pairs)
+        print(f"root causes: {len(pairs)} findings folded under their cause, {len(misplaced)} misplaced")
+        if not pairs or misplaced:
+            print(f"FAIL: want every explained finding folded under its cause ({misplaced[:3]})")
+            failed = True
+        driver.find_element(By.ID, "show-all").click()
+
         # Filter by the rule with the fewest findings: every other finding must hide.
         rule = min(per_rule, key=lambda r: (per_rule[r], r))
         driver.execute_script("arguments[0].scrollIntoView()", driver.find_element(By.ID, "by-rule"))

@@ -18,7 +18,10 @@ def is_exported_program(target) -> bool:
 
 
 def _suffix_for(data: bytes) -> str:
-    """The loaders tell archives and program JSON apart by content, textproto by extension."""
+    """The loaders tell archives and program JSON apart by content, textproto by extension: the
+    suffix of the file diff, contract and lower read. `check` reads the bytes on standard input,
+    where the binary tells a textproto by its opening, so messages say <bytes>, not
+    <bytes>.textproto."""
     head = bytes(data[:64]).lstrip()
     if head.startswith(b"PK") or head.startswith(b"{"):
         return ""
@@ -100,7 +103,7 @@ def prepare(target: Target, *, with_weights: bool = False) -> Input:
     if isinstance(target, (bytes, bytearray, memoryview)):
         data = bytes(target)
         suffix = _suffix_for(data)
-        return Input(data=data, name="<bytes>" + suffix, suffix=suffix)
+        return Input(data=data, name="<bytes>", suffix=suffix)
     if hasattr(target, "read"):
         data = target.read()
         if isinstance(data, str):
@@ -111,7 +114,7 @@ def prepare(target: Target, *, with_weights: bool = False) -> Input:
         name = getattr(target, "name", None)
         suffix = _suffix_for(data)
         if not isinstance(name, str) or not name:
-            name = "<file>" + suffix
+            name = "<file>"
         return Input(data=data, name=name, suffix=suffix)
     if is_exported_program(target):
         from ._torch_bridge import custom_op_schemas, save_to_bytes, serialize_for_check

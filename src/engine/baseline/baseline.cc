@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "engine/baseline/fingerprint.h"
@@ -105,12 +106,13 @@ std::vector<std::vector<std::string>> former_name_fingerprints(const FileResult&
 }  // namespace
 
 std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files,
-                                          const RuleRegistry* registry) {
+                                          const RuleRegistry* registry, const RuleRanOn& rule_ran) {
   std::set<std::string, std::less<>> accepted;
   for (const BaselineEntry& entry : baseline.entries) accepted.insert(entry.fingerprint);
-  std::set<std::string, std::less<>> matched, checked_files;
+  std::set<std::string, std::less<>> matched;
+  std::map<std::string, const FileResult*, std::less<>> checked_files;
   for (FileResult& file : files) {
-    checked_files.insert(fingerprint_path(file.path));
+    checked_files.emplace(fingerprint_path(file.path), &file);
     std::vector<std::vector<std::string>> prints{file_fingerprints(file)};
     if (registry != nullptr) {
       for (std::vector<std::string>& former : former_name_fingerprints(file, *registry))
@@ -126,8 +128,11 @@ std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<
   }
   std::vector<BaselineEntry> stale;
   for (const BaselineEntry& entry : baseline.entries) {
-    if (matched.count(entry.fingerprint) == 0 && checked_files.count(entry.file) != 0)
-      stale.push_back(entry);
+    if (matched.count(entry.fingerprint) != 0) continue;
+    const auto checked = checked_files.find(entry.file);
+    if (checked == checked_files.end()) continue;
+    if (rule_ran && !rule_ran(*checked->second, entry.rule)) continue;
+    stale.push_back(entry);
   }
   return stale;
 }

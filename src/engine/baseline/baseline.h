@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/engine.h"
@@ -34,11 +36,18 @@ bool read_baseline(const std::filesystem::path& path, Baseline& baseline, std::s
 // Every finding of `files`, in report order, as a baseline document.
 void write_baseline(const std::vector<FileResult>& files, std::ostream& out);
 
+// Whether the rule `rule_id` ran on `file` in this run (not left out by --select, --ignore or
+// per-file-ignores).
+using RuleRanOn = std::function<bool(const FileResult& file, std::string_view rule_id)>;
+
 // Marks each finding whose fingerprint the baseline holds as baselined and returns the
 // entries that matched nothing. Entries of files this run did not check (another shard,
-// a path not given) are not stale: they are simply not part of this run. With `registry`,
-// a renamed rule's finding also matches an entry written under one of its former names.
+// a path not given), and, with `rule_ran`, entries of rules that did not run on their file,
+// are not stale: their findings were not looked for, and dropping them would lose accepted
+// findings. With `registry`, a renamed rule's finding also matches an entry written under
+// one of its former names.
 std::vector<BaselineEntry> apply_baseline(const Baseline& baseline, std::vector<FileResult>& files,
-                                          const RuleRegistry* registry = nullptr);
+                                          const RuleRegistry* registry = nullptr,
+                                          const RuleRanOn& rule_ran = {});
 
 }  // namespace pt2lint

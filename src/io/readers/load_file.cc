@@ -111,8 +111,9 @@ class Loader {
 
   void unknown(std::string_view name, std::string_view head) {
     reporter_.report(kMalformedProgram, "",
-                     fmt::format("'{}' is not a .pt2 archive, a program JSON or a textproto (it "
-                                 "starts with bytes {})",
+                     fmt::format("'{}' is not a .pt2 archive or a program JSON (it starts with "
+                                 "bytes {}); a textproto is read only from a file named .textproto "
+                                 "or .pbtxt",
                                  name, hex_prefix(head)));
   }
 

@@ -36,7 +36,7 @@ struct LoadOptions {
 
 struct LoadedFile {
   std::vector<ir::Program> programs;
-  std::string error;  // set for kUnreadable
+  std::string error;  // set for kUnreadable: "cannot open|read 'PATH': why", naming the file
 };
 
 // The same programs and findings as LoadedFile, with the IR on an arena that `arena` owns:
@@ -45,7 +45,7 @@ struct LoadedFile {
 struct ArenaLoadedFile {
   std::unique_ptr<google::protobuf::Arena> arena;
   std::vector<ir::Program*> programs;
-  std::string error;  // set for kUnreadable
+  std::string error;  // set for kUnreadable: "cannot open|read 'PATH': why", naming the file
 };
 
 LoadOutcome load_file(const std::filesystem::path& path, const LoadOptions& options,
