@@ -6,15 +6,18 @@
 #   - a bounded pull-request comment body to PT2LINT_COMMENT_FILE when it is set,
 #   - the full HTML report to PT2LINT_REPORT_FILE when it is set,
 # and the outputs sarif-file, comment-file, report-file and exit-code to GITHUB_OUTPUT.
+# With PT2LINT_CHANGED_FILES (a file, or `auto`: the pull request's diff), annotations and
+# SARIF results point at an export script's line only when the pull request changed it.
 # It exits 1 when pt2lint finds errors and PT2LINT_FAIL_ON_ERROR is true, 2 on a usage or
-# I/O error (a path that does not exist, a bad config), which never passes silently.
+# I/O error (no wheel, a path that does not exist, a bad config), which never passes silently.
 # tests/ci/action_simulated_run.py runs it with the runner's environment simulated.
 set -euo pipefail
 
 : "${GITHUB_WORKSPACE:?GITHUB_WORKSPACE must be set (the runner sets it)}"
 : "${GITHUB_OUTPUT:?GITHUB_OUTPUT must be set (the runner sets it)}"
 paths=${PT2LINT_PATHS:-.}
-wheel=${PT2LINT_WHEEL:-pt2lint}
+wheel=${PT2LINT_WHEEL:-}
+changed_files=${PT2LINT_CHANGED_FILES-auto}
 source_root=${PT2LINT_SOURCE_ROOT:-$GITHUB_WORKSPACE}
 sarif=${PT2LINT_SARIF_FILE:-pt2lint.sarif}
 comment=${PT2LINT_COMMENT_FILE:-}
@@ -28,8 +31,51 @@ read -r -a path_list <<<"$paths"
 read -r -a extra_args <<<"${PT2LINT_ARGS:-}"
 read -r -a pip_args <<<"${PT2LINT_PIP_ARGS:-}"
 
+# pt2lint is not published on PyPI: a bare requirement resolved there could install whoever
+# registered the name. The wheel is a file or URL, or a requirement for an index the user
+# names instead of PyPI (--index-url) or for find-links alone (--no-index).
+if [ -z "$wheel" ]; then
+  echo "::error title=pt2lint::the 'wheel' input is required: the path or URL of the pt2lint wheel (docs/ci.md)"
+  exit 2
+fi
+if [[ ! -e "$wheel" && "$wheel" != *://* ]]; then
+  case " ${pip_args[*]} " in
+    *" --index-url"* | *" -i "* | *" --no-index "*) ;;
+    *)
+      echo "::error title=pt2lint::wheel '$wheel' is neither a file nor a URL, and pip-args names no --index-url or --no-index: pt2lint is not on PyPI, so pip would install whatever package holds that name there"
+      exit 2
+      ;;
+  esac
+fi
+
+temp=${RUNNER_TEMP:-$(mktemp -d)}
+# The files the pull request changed (`--changed-files`), from its event: the diff between
+# its base commit (fetched when a shallow checkout lacks it) and the checked-out merge
+# commit. Prints nothing when the event is not a pull request or git cannot tell.
+pull_request_changes() {
+  case "${GITHUB_EVENT_NAME:-}" in pull_request | pull_request_target) ;; *) return 0 ;; esac
+  local base list="$temp/pt2lint-changed-files"
+  base=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["pull_request"]["base"]["sha"])' \
+    "${GITHUB_EVENT_PATH:-}" 2>/dev/null) || return 0
+  git -C "$GITHUB_WORKSPACE" cat-file -e "$base^{commit}" 2>/dev/null ||
+    git -C "$GITHUB_WORKSPACE" fetch --quiet --no-tags --depth=1 origin "$base" 2>/dev/null || return 0
+  git -C "$GITHUB_WORKSPACE" diff --name-only "$base" HEAD >"$list" 2>/dev/null || return 0
+  echo "$list"
+}
+if [ "$changed_files" = auto ]; then
+  changed_files=$(pull_request_changes)
+  if [ -n "$changed_files" ]; then
+    echo "pt2lint: $(wc -l <"$changed_files") files changed in this pull request: findings point at export-script lines it changed, else at the .pt2"
+  fi
+fi
+if [ -n "$changed_files" ]; then
+  changed_args=(--changed-files "$changed_files")
+else
+  changed_args=()
+fi
+
 # One venv per job: a second use of the action in the same job reuses it.
-venv="${RUNNER_TEMP:-$(mktemp -d)}/pt2lint-venv"
+venv="$temp/pt2lint-venv"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 echo "::group::Install pt2lint ($wheel)"
 "$venv/bin/python" -m pip install --disable-pip-version-check --no-input "${pip_args[@]}" "$wheel"
@@ -37,7 +83,7 @@ echo "::endgroup::"
 pt2lint="$venv/bin/pt2lint"
 
 cd "$GITHUB_WORKSPACE"
-check=("$pt2lint" check "${path_list[@]}" --source-root "$source_root" "${extra_args[@]}")
+check=("$pt2lint" check "${path_list[@]}" --source-root "$source_root" "${changed_args[@]}" "${extra_args[@]}")
 if [ -n "$full_report" ]; then
   summary_args=(--full-report "$full_report")
 else

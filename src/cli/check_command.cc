@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/changed_files.h"
 #include "cli/command_output.h"
 #include "cli/op_schema_files.h"
 #include "cli/rule_docs.h"
@@ -30,6 +31,7 @@ struct CheckOptions {
   std::string output;
   std::string shard;
   std::string source_root;
+  std::string changed_files;  // --changed-files FILE: "" for none
   std::string full_report;
   bool show_mutations = false;
   bool verbose = false;
@@ -56,6 +58,11 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   if (format == nullptr) {
     print_error("unknown format '" + options.format + "'");
     return kExitUsage;
+  }
+  std::optional<std::set<std::string>> changed_files;
+  if (!options.changed_files.empty()) {
+    changed_files = read_changed_files(options.changed_files);
+    if (!changed_files) return kExitUsage;
   }
   RunOptions& run = options.run;
   if (!options.exclude.empty()) run.exclude = options.exclude;
@@ -90,6 +97,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   render.verbose = options.verbose;
   render.statistics = options.statistics && format->statistics;
   render.source_root = options.source_root;
+  render.changed_files = std::move(changed_files);
   render.full_report = options.full_report;
   render.baseline_active = !report.baseline.empty();
   render.rule_doc = rule_doc_page;
@@ -152,6 +160,10 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                 "write every current finding to the --baseline file");
   cmd->add_option("--source-root", check.source_root,
                   "folder that stack-trace paths are made relative to (sarif, github, ...)");
+  cmd->add_option("--changed-files", check.changed_files,
+                  "file listing the paths a pull request changed, one per line (git diff "
+                  "--name-only): github, sarif, rdjson and gitlab point a finding at its export "
+                  "script's line only when the script is listed, else at the checked file");
   cmd->add_option("--full-report", check.full_report,
                   "markdown, github: the name of the full report (e.g. a CI artifact) that the "
                   "bounded summary points to for the findings it leaves out");

@@ -27,6 +27,14 @@ FindingAnchor anchor_finding(const FileResult& file, const Finding& finding,
   return anchor;
 }
 
+FindingAnchor review_anchor(const FileResult& file, const Finding& finding,
+                            const RenderOptions& options) {
+  FindingAnchor anchor = anchor_finding(file, finding, options.source_root);
+  if (anchor.source && options.changed_files && !options.changed_files->contains(anchor.source->path))
+    anchor.source.reset();
+  return anchor;
+}
+
 std::string uri_reference(std::string_view path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string uri;

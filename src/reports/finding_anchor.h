@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/engine.h"
+#include "reports/renderer.h"
 #include "reports/source_location.h"
 
 namespace pt2lint {
@@ -23,6 +24,13 @@ struct FindingAnchor {
 
 FindingAnchor anchor_finding(const FileResult& file, const Finding& finding,
                              std::string_view source_root);
+
+// Where a review format (an annotation, a SARIF result, a reviewdog diagnostic, a Code
+// Quality issue) puts a finding: anchor_finding, but at the checked file instead of a source
+// line that `options.changed_files` leaves out. Reports for a reader (markdown, text) show the
+// source line regardless.
+FindingAnchor review_anchor(const FileResult& file, const Finding& finding,
+                            const RenderOptions& options);
 
 // The checked file's path as reports print it: relative to `source_root` when it lies under
 // it, else as given, '/' separated and without a leading "./".

@@ -77,7 +77,7 @@ void GithubRenderer::render(const RunReport& report, const RenderOptions& option
       continue;
     }
     ++used;
-    FindingAnchor anchor = anchor_finding(*a.file, f, options.source_root);
+    FindingAnchor anchor = review_anchor(*a.file, f, options);
     std::string title = "pt2lint (" + f.rule_id + " " + f.rule_name + ")";
     if (f.baselined) title += " [baseline]";
     out << "::" << command(f.severity) << " title=" << escape_property(title);

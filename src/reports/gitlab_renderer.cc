@@ -24,7 +24,7 @@ void GitlabRenderer::render(const RunReport& report, const RenderOptions& option
     std::vector<std::string> prints = file_fingerprints(file);
     for (std::size_t i = 0; i < file.findings.size(); ++i) {
       const Finding& f = file.findings[i];
-      FindingAnchor anchor = anchor_finding(file, f, options.source_root);
+      FindingAnchor anchor = review_anchor(file, f, options);
       std::string description = review_message(file, f, " ");
       if (!f.program.empty()) description = f.program + ": " + description;
       json.begin_object();

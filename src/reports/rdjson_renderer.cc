@@ -14,7 +14,7 @@ std::string_view rd_severity(Severity severity) {
 
 void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f,
                       const RenderOptions& options) {
-  FindingAnchor anchor = anchor_finding(file, f, options.source_root);
+  FindingAnchor anchor = review_anchor(file, f, options);
   json.begin_object();
   std::string message = review_message(file, f, "\n");
   if (anchor.source) message += "\n(" + anchor.artifact + (f.program.empty() ? "" : ", program " + f.program) + ")";
@@ -39,7 +39,7 @@ void write_diagnostic(JsonWriter& json, const FileResult& file, const Finding& f
     json.key("related_locations").begin_array();
     for (int i : f.related) {
       const Finding& grouped = file.findings[i];
-      FindingAnchor where = anchor_finding(file, grouped, options.source_root);
+      FindingAnchor where = review_anchor(file, grouped, options);
       json.begin_object();
       json.field("message", "[" + grouped.rule_id + " " + grouped.rule_name + "] " + grouped.message);
       json.key("location").begin_object();

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -33,6 +35,11 @@ struct RenderOptions {
   // artifact that holds the HTML or JSON report; the closing "N more findings in the full
   // report" line names it. "" for a generic pointer to `--format html`/`json`.
   std::string full_report;
+  // `--changed-files`: the repository-relative paths a pull request changed. When set, the
+  // review formats (github, sarif, rdjson, gitlab) anchor a finding at its Python source line
+  // only when that file is in it, else at the checked file: code scanning and reviewdog drop
+  // an annotation on a line the diff does not touch. Unset: the source line whenever known.
+  std::optional<std::set<std::string>> changed_files;
 };
 
 class Renderer {

@@ -159,7 +159,7 @@ void write_fix(JsonWriter& json, const std::string& artifact, const SuggestedFix
 void write_result(JsonWriter& json, const FileResult& file, const Finding& f,
                   const std::string& fingerprint, const std::map<std::string_view, int>& index,
                   const RenderOptions& options) {
-  FindingAnchor anchor = anchor_finding(file, f, options.source_root);
+  FindingAnchor anchor = review_anchor(file, f, options);
   json.begin_object();
   json.field("ruleId", f.rule_id);
   if (auto it = index.find(f.rule_id); it != index.end()) json.field("ruleIndex", it->second);

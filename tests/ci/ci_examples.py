@@ -3,7 +3,8 @@
 `<!-- ci-example: FILE -->` (and each such block of the README) must equal docs/ci/FILE, and those files are exercised here
 (the GitLab job's script lines and the plain shell script, with pip offline and finding
 the wheel through PIP_FIND_LINKS), in a scratch folder holding models/ with one clean and one
-broken program. The GitHub workflow and the pre-commit config are run and validated by
+broken program. No file that installs pt2lint names it as a bare requirement (pt2lint is not
+on PyPI), and each config snippet in docs/ci.md's prose is accepted by pt2lint. The GitHub workflow and the pre-commit config are run and validated by
 action_simulated_run.py, validate_action.py and precommit_try_repo.py.
 
 usage: ci_examples.py WHEEL_DIR SOURCE_DIR"""
@@ -21,6 +22,44 @@ import yaml
 import wheel_env
 
 EXPECTED = {"github-workflow.yml", "gitlab-ci.yml", "pre-commit-config.yaml", "check.sh"}
+# pt2lint is not on PyPI: a setup that installs it by a bare name (`pip install pt2lint`,
+# `pt2lint==0.1.0` as a default or a dependency) installs whatever someone registers there.
+PINNED_NAME = re.compile(r"\bpt2lint\s*(==|>=|~=|<=|!=)")
+BARE_NAME = re.compile(r"""^["']?pt2lint(\[[\w,]*\])?["']?$""")
+INSTALLERS = ["action.yml", "action/run.sh", "setup.py", ".pre-commit-hooks.yaml", "README.md",
+              "docs/ci.md", "docs/ci/github-workflow.yml", "docs/ci/gitlab-ci.yml",
+              "docs/ci/pre-commit-config.yaml", "docs/ci/check.sh"]
+# Config snippets in docs/ci.md's prose, such as `ignore = ["PT2"]`: each must be a config
+# pt2lint accepts.
+CONFIG_SNIPPET = re.compile(r"`((?:select|extend-select|ignore) = \[[^`\]]*\])`")
+
+
+def unclaimed_names(source):
+    """Where a file installs pt2lint by a name pip would resolve on PyPI."""
+    found = []
+    for name in INSTALLERS:
+        for number, line in enumerate((source / name).read_text().splitlines(), 1):
+            installs = re.search(r"\bpip install ([^#`\n]*)", line)
+            bare = installs and any(BARE_NAME.match(word) for word in installs.group(1).split())
+            # Prose may name the danger; it says "bare" or "safe only" beside it.
+            if (bare or PINNED_NAME.search(line)) and not re.search(r"\bbare\b|safe only", line):
+                found.append(f"{name}:{number}: {line.strip()}")
+    return found
+
+
+def invalid_config_snippets(source, venv, work, env):
+    """Each config snippet of docs/ci.md, written to a .pt2lint.toml and checked with it."""
+    failures = []
+    demo = source / "tests" / "data" / "demo" / "kv_cache_clean.pt2"
+    for number, snippet in enumerate(CONFIG_SNIPPET.findall((source / "docs" / "ci.md").read_text())):
+        folder = work / f"snippet-{number}"
+        folder.mkdir()
+        (folder / ".pt2lint.toml").write_text(snippet + "\n")
+        run = subprocess.run([str(venv / "bin" / "pt2lint"), "check", "--config", str(folder / ".pt2lint.toml"),
+                              str(demo)], env=env, capture_output=True, text=True)
+        if run.returncode == 2:
+            failures.append(f"docs/ci.md's config `{snippet}` is rejected by pt2lint: {run.stderr.strip()}")
+    return failures
 
 
 def doc_blocks(text):
@@ -38,6 +77,8 @@ def main():
     for name, body in blocks.items():
         if (source / "docs" / "ci" / name).read_text() != body:
             failures.append(f"docs/ci.md's copy of docs/ci/{name} differs from the file")
+    failures += [f"installs pt2lint by a bare name, which PyPI would resolve: {where}"
+                 for where in unclaimed_names(source)]
     readme = doc_blocks((source / "README.md").read_text())
     if "pre-commit-config.yaml" not in readme:
         failures.append("the README lost its pre-commit example")
@@ -52,6 +93,11 @@ def main():
         env = dict(wheel_env.clean_env(venv, work), PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheel_dir),
                    PIP_DISABLE_PIP_VERSION_CHECK="1")
 
+        failures += invalid_config_snippets(source, venv, work, env)
+        # The setups take the wheel from $PT2LINT_WHEEL (the GitLab job's variable, set here
+        # as a CI/CD variable would be), pointing at the built wheel instead of the release URL.
+        env["PT2LINT_WHEEL"] = str(wheel_env.wheel_in(wheel_dir))
+
         def project(name, broken):
             root = work / name
             (root / "models").mkdir(parents=True)
@@ -62,6 +108,8 @@ def main():
 
         # GitLab: the job's script, line by line as the runner's shell runs it (set -e).
         job = yaml.safe_load((source / "docs" / "ci" / "gitlab-ci.yml").read_text())["pt2lint"]
+        if "://" not in job.get("variables", {}).get("PT2LINT_WHEEL", ""):
+            failures.append("the GitLab job sets no PT2LINT_WHEEL URL in its variables")
         for broken, expected in ((True, 1), (False, 0)):
             root = project(f"gitlab-{broken}", broken)
             status = 0

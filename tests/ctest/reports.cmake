@@ -22,6 +22,10 @@ add_test(NAME reports_golden_cli
 add_test(NAME reports_cli_options
   COMMAND ${Python3_EXECUTABLE} ${PT2LINT_REPORT_TESTS}/cli_options.py
           $<TARGET_FILE:pt2lint> ${PT2LINT_REPORT_WORK}/options)
+# --changed-files: findings on the export script's line only when the pull request changed it.
+add_test(NAME reports_sarif_github_changed_files
+  COMMAND ${Python3_EXECUTABLE} ${PT2LINT_REPORT_TESTS}/cli_changed_files.py
+          $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR})
 add_test(NAME reports_precommit_hook
   COMMAND ${Python3_EXECUTABLE} ${PT2LINT_REPORT_TESTS}/cli_precommit.py
           $<TARGET_FILE_DIR:pt2lint> ${CMAKE_SOURCE_DIR}
