@@ -40,13 +40,13 @@ std::string unquote_git_path(std::string_view quoted) {
 }  // namespace
 
 std::optional<std::set<std::string>> read_changed_files(const std::string& file) {
-  std::string text, error;
-  if (!read_regular_file(file, kMaxChangedFilesBytes, text, error)) {
-    print_error("--changed-files '" + file + "': " + error);
+  Expected<std::string> text = read_regular_file(file, kMaxChangedFilesBytes);
+  if (!text.ok()) {
+    print_error("--changed-files '" + file + "': " + text.message());
     return std::nullopt;
   }
   std::set<std::string> paths;
-  std::string_view rest = text;
+  std::string_view rest = text.value();
   while (!rest.empty()) {
     std::size_t end = rest.find('\n');
     std::string_view line = rest.substr(0, end);
