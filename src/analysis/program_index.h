@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/ir/ir_accessors.h"
-#include "core/name_table.h"
+#include "support/name_table.h"
 #include "program.pb.h"
 
 namespace pt2lint {

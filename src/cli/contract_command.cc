@@ -9,8 +9,8 @@
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
-#include "contract/contract_report.h"
-#include "contract/loaded_programs.h"
+#include "reports/contract_report.h"
+#include "io/readers/loaded_programs.h"
 
 namespace pt2lint {
 namespace {

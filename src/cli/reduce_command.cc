@@ -20,7 +20,7 @@
 #include "cli/command_output.h"
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 #include "engine/engine.h"
 #include "properties/golden_expectation.h"
 #include "properties/ir_walk.h"

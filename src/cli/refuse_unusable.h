@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 
 namespace pt2lint {
 

@@ -16,7 +16,7 @@
 #include "cli/terminal.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 
 namespace pt2lint {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "contract/contract_diff.h"
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 #include "contract/mutation_contract.h"
 #include "core/finding.h"
 #include "support/status.h"

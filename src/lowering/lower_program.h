@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "contract/loaded_programs.h"
-#include "lowering/lowered_output.h"
+#include "io/readers/loaded_programs.h"
+#include "io/writers/output_file.h"
 #include "lowering/rename_nested.h"
 #include "program.pb.h"
 #include "support/status.h"

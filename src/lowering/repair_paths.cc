@@ -10,7 +10,7 @@
 #include "diagnosis/signature_text.h"
 #include "engine/engine.h"
 #include "engine/file_discovery.h"
-#include "lowering/lowered_output.h"
+#include "io/writers/output_file.h"
 #include "lowering/rename_nested.h"
 #include "support/atomic_file.h"
 

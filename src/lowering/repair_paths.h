@@ -6,7 +6,7 @@
 //
 // It lives in lowering, not diagnosis, because the pipeline around the per-program repair
 // reaches above diagnosis: it checks files with the engine, loads them with
-// contract/loaded_programs.h, and writes and records renames with lowering's writer
+// io/readers/loaded_programs.h, and writes and records renames with lowering's writer
 // (lowered_output.h, rename_nested.h). lowering is the lowest layer that links all three.
 #pragma once
 
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 #include "core/finding.h"
 #include "core/root_cause.h"
 #include "core/rule_registry.h"

@@ -20,9 +20,9 @@
 #include "core/diagnostic_sink.h"
 #include "core/rule_registry.h"
 #include "engine/engine.h"
-#include "io/readers/json_to_proto.h"
+#include "io/readers/json/json_to_proto.h"
 #include "io/readers/load_reporter.h"
-#include "io/readers/zip_archive.h"
+#include "io/readers/zip/zip_archive.h"
 #include "rules/register_all_rules.h"
 #include "support/huge_pages.h"
 

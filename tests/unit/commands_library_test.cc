@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "contract/diff_programs.h"
-#include "contract/loaded_programs.h"
+#include "io/readers/loaded_programs.h"
 #include "core/rule_registry.h"
 #include "lowering/lower_program.h"
 #include "lowering/repair_paths.h"

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "readers_test_support.h"
-#include "io/readers/pickle_imports.h"
-#include "io/readers/pt2_archive_requirements.h"
-#include "io/readers/zip_directory_record.h"
+#include "io/readers/zip/pickle_imports.h"
+#include "io/readers/zip/pt2_archive_requirements.h"
+#include "io/readers/zip/zip_directory_record.h"
 #include "support/atomic_file.h"
 #include "support/bounded_file.h"
 #include "support/http_url.h"

@@ -1,4 +1,4 @@
-// The folded CRC-32 (io/readers/crc32_fold.h) gives zlib's crc32_z for every length, alignment
+// The folded CRC-32 (io/readers/zip/crc32_fold.h) gives zlib's crc32_z for every length, alignment
 // and starting value: below 64 bytes (zlib alone), around the 16- and 64-byte block edges,
 // and continued in steps as the program member's CRC is.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "io/readers/crc32_fold.h"
+#include "io/readers/zip/crc32_fold.h"
 
 namespace pt2lint {
 namespace {

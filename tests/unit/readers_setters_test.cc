@@ -11,10 +11,10 @@
 #include <google/protobuf/util/field_comparator.h>
 #include <google/protobuf/util/message_differencer.h>
 
-#include "io/readers/ir_field_setters.h"
-#include "io/readers/json_to_proto.h"
+#include "io/readers/json/ir_field_setters.h"
+#include "io/readers/json/json_to_proto.h"
 #include "io/readers/load_reporter.h"
-#include "io/readers/zip_archive.h"
+#include "io/readers/zip/zip_archive.h"
 #include "program.pb.h"
 #include "core/diagnostic_sink.h"
 #include "test_paths.h"

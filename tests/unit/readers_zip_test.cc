@@ -5,7 +5,7 @@
 #include <string>
 
 #include "readers_test_support.h"
-#include "io/readers/zip_archive.h"
+#include "io/readers/zip/zip_archive.h"
 
 namespace pt2lint {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "program.pb.h"
-#include "core/name_table.h"
+#include "support/name_table.h"
 
 namespace pt2lint {
 

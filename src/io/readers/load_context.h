@@ -2,8 +2,8 @@
 // reader whose parser buffers and schema tables are reused across the file's documents.
 #pragma once
 
-#include "io/readers/json_to_proto.h"
-#include "io/readers/load_file.h"
+#include "io/readers/json/json_to_proto.h"
+#include "io/readers/load_options.h"
 #include "io/readers/load_reporter.h"
 
 namespace pt2lint {

@@ -9,13 +9,13 @@
 
 #include <fmt/format.h>
 
-#include "io/readers/bare_json_loader.h"
+#include "io/readers/json/bare_json_loader.h"
 #include "io/readers/load_bytes.h"
 #include "io/readers/load_context.h"
 #include "core/rule_catalogue.h"
 #include "io/readers/textproto_loader.h"
-#include "io/readers/zip_archive.h"
-#include "io/readers/zip_loader.h"
+#include "io/readers/zip/zip_archive.h"
+#include "io/readers/zip/zip_loader.h"
 #include "support/huge_pages.h"
 
 namespace pt2lint {

@@ -10,7 +10,7 @@
 #include <simdjson.h>
 
 #include "core/rule_catalogue.h"
-#include "io/readers/program_json.h"
+#include "io/readers/json/program_json.h"
 
 namespace pt2lint {
 namespace {

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "io/readers/padded_bytes.h"
-#include "io/readers/zip_archive.h"
+#include "io/readers/zip/zip_archive.h"
 #include "support/atomic_file.h"
 
 namespace pt2lint {

@@ -9,7 +9,7 @@
 #include "analysis/state/name_suggestions.h"
 #include "analysis/state/state_storage.h"
 #include "core/ir/tensor_bytes.h"
-#include "core/name_table.h"
+#include "support/name_table.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
 #include "rules/common/signature_helpers.h"
@@ -24,7 +24,7 @@ class StateDictMismatch final : public Rule {
 };
 
 // Lookups over one payload config (weights or constants) and the records beside it. Keys
-// are interned into flat tables (src/core/name_table.h): the first entry of a key wins, as
+// are interned into flat tables (src/support/name_table.h): the first entry of a key wins, as
 // with try_emplace, and an entry's id is that of its key.
 class Payload {
  public:

@@ -1,0 +1,405 @@
+// The JSON reader's generic walk (json_walker.h): any IR message read field by field as its
+// MessageTable says (struct, single-key union, list, keyed object), with the JSON path of each
+// problem it reports and the structural errors that end the document.
+#include "io/readers/json/json_walker.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "core/rule_catalogue.h"
+
+namespace pt2lint::json_reader {
+namespace {
+
+// The keys of one large JSON map, for the duplicate-key check: copies in blocks (the walk gives
+// back input it has passed, json_input_release.h, so a view of an earlier key may read zeros
+// later) and an open-addressing table of views of the copies. The std::unordered_set<std::string>
+// it replaces allocated a node per key: 20,232 new/delete pairs and 9.7 M instructions on
+// kv_nested_256l (tensor_values has 9,222 keys); this costs a block per 64 KB of keys.
+class SeenMapKeys {
+ public:
+  // True when `key` was added before; otherwise adds it.
+  bool add(std::string_view key) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].data() == nullptr) {
+        slots_[i] = copy(key);
+        ++size_;
+        return false;
+      }
+      if (slots_[i] == key) return true;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kBlock = std::size_t{64} << 10;
+
+  // A copy whose data() is never null (null marks an empty slot), for the empty key too.
+  std::string_view copy(std::string_view key) {
+    if (blocks_.empty() || key.size() > block_size_ - block_used_) {
+      block_size_ = std::max(kBlock, key.size());  // a key over 64 KB gets a block of its own
+      blocks_.push_back(std::make_unique<char[]>(block_size_));
+      block_used_ = 0;
+    }
+    char* to = blocks_.back().get() + block_used_;
+    std::copy(key.begin(), key.end(), to);
+    block_used_ += key.size();
+    return {to, key.size()};
+  }
+
+  void grow() {
+    std::vector<std::string_view> old(std::max<std::size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::string_view key : old) {
+      if (key.data() == nullptr) continue;
+      std::size_t i = std::hash<std::string_view>{}(key) & mask;
+      while (slots_[i].data() != nullptr) i = (i + 1) & mask;
+      slots_[i] = key;
+    }
+  }
+
+  std::vector<std::string_view> slots_;  // a power of two, at most half full
+  std::size_t size_ = 0;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_size_ = 0;
+  std::size_t block_used_ = 0;
+};
+
+}  // namespace
+
+std::string shown(std::string_view s, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (s.size() > limit) out += fmt::format("... ({} bytes)", s.size());
+  return out;
+}
+
+const char* type_name(const pb::FieldDescriptor* fd) {
+  switch (fd->cpp_type()) {
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+    case pb::FieldDescriptor::CPPTYPE_ENUM: return "an integer";
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+    case pb::FieldDescriptor::CPPTYPE_FLOAT: return "a number";
+    case pb::FieldDescriptor::CPPTYPE_BOOL: return "true or false";
+    case pb::FieldDescriptor::CPPTYPE_STRING: return "a string";
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE: return "an object";
+  }
+  return "a value";
+}
+
+void Walker::structural(simdjson::error_code e) {
+  if (fatal_) return;
+  fatal_ = true;
+  std::string what;
+  switch (e) {
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::UNCLOSED_STRING:
+    case simdjson::EMPTY: what = "the JSON ends before the document is complete (truncated?)"; break;
+    case simdjson::DEPTH_ERROR:
+      what = fmt::format("the JSON nests deeper than {} levels", options_.max_depth);
+      break;
+    case simdjson::UTF8_ERROR: what = "the JSON is not valid UTF-8"; break;
+    case simdjson::CAPACITY:
+    case simdjson::MEMALLOC: what = "the JSON document is too large to read"; break;
+    default: what = "the JSON is malformed"; break;
+  }
+  std::string message = what;
+  const char* location = nullptr;
+  if (have_document_ && !doc_.current_location().get(location) && location >= json_.data() &&
+      location <= json_.data() + json_.size()) {
+    message += fmt::format(" at byte {}", location - json_.data());
+  } else if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || e == simdjson::TAPE_ERROR) {
+    message += fmt::format(" at byte {}", json_.size());
+  }
+  const std::string where = path();
+  if (!where.empty()) message += fmt::format(", while reading {}", where);
+  message += fmt::format(" ({}); the rest of the document was not read",
+                         simdjson::error_message(e));
+  reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                   where);
+}
+
+inline std::string Walker::path() const {
+  std::string out;
+  for (const auto& step : steps_) {
+    switch (step.kind) {
+      case Step::kField:
+        if (!out.empty()) out += '.';
+        out += step.name;
+        break;
+      case Step::kIndex: out += fmt::format("[{}]", step.index); break;
+      case Step::kKey:
+        out += "[\"";
+        for (char c : step.name.substr(0, 200)) {
+          if (c == '"' || c == '\\') out += '\\';
+          out += c;
+        }
+        if (step.name.size() > 200) out += "...";
+        out += "\"]";
+        break;
+    }
+  }
+  return out;
+}
+
+inline bool Walker::key_of(od::field& field, std::string_view& key) {
+  if (plain_key(field, key)) return true;
+  if (auto e = field.unescaped_key().get(key)) {
+    if (check(e) && !fatal_) problem("an object key is not a valid JSON string");
+    return false;
+  }
+  return true;
+}
+
+// Inline: called once per field of every struct (1.6 M instructions out of line).
+inline bool Walker::already_seen(int index, std::uint64_t& seen, std::vector<bool>& beyond_64) {
+  if (index < 64) {
+    const std::uint64_t bit = std::uint64_t{1} << index;
+    const bool was = (seen & bit) != 0;
+    seen |= bit;
+    return was;
+  }
+  const auto i = static_cast<std::size_t>(index - 64);
+  if (beyond_64.size() <= i) beyond_64.resize(i + 1);
+  const bool was = beyond_64[i];
+  beyond_64[i] = true;
+  return was;
+}
+
+void Walker::duplicate_key(std::string_view key, std::string_view where) {
+  problem(fmt::format("key '{}' appears more than once in {}; Python's json.loads, which "
+                      "torch.export.load uses, keeps only the last copy, so PyTorch loads a "
+                      "different program from the one the first copy describes; torch.export.save "
+                      "never writes a repeated key. pt2lint read only the first copy, so its "
+                      "other findings here describe that one: write the file again with "
+                      "torch.export.save",
+                      shown(key), where));
+}
+
+void Walker::problem(std::string message) {
+  reporter_.report(kMalformedProgram, source_.program, std::move(message), source_.member,
+                   path());
+}
+
+std::string Walker::describe(od::value& v) {
+  od::json_type type;
+  const std::string_view token = trim(v.raw_json_token());
+  if (v.type().get(type)) return fmt::format("'{}'", shown(token));
+  switch (type) {
+    case od::json_type::object: return "an object";
+    case od::json_type::array: return "an array";
+    case od::json_type::string: return fmt::format("string {}", shown(token));
+    case od::json_type::number: return fmt::format("number {}", shown(token));
+    case od::json_type::boolean: return std::string(token.substr(0, 5));
+    case od::json_type::null: return "null";
+  }
+  return "a value";
+}
+
+void Walker::mismatch(od::value& v, std::string_view expected) {
+  problem(fmt::format("expected {}, got {}", expected, describe(v)));
+}
+
+inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable& t) {
+  switch (t.shape) {
+    case Shape::kUnion: read_union(v, m, t); return;
+    case Shape::kWrapper: read_field(v, m, t.fields[0]); return;
+    case Shape::kStruct: {
+      od::object object;
+      if (auto e = v.get_object().get(object)) {
+        if (check(e) && !fatal_) mismatch(v, fmt::format("an object ({})", t.descriptor->name()));
+        return;
+      }
+      DepthScope depth(*this);
+      if (!depth.ok()) return;
+      if (t.fast_tensor_meta && fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) {
+        return;
+      }
+      read_struct_fields(object, m, t);
+      return;
+    }
+  }
+}
+
+void Walker::read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t) {
+  std::uint64_t seen = 0;
+  std::vector<bool> seen_beyond_64;  // only for messages of more than 64 fields (none today)
+  const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
+    const FieldEntry* f = t.find(key);
+    if (f == nullptr) return true;  // newer writers add fields; older readers ignore them too
+    PathScope scope(steps_, {Step::kField, f->name});
+    if (already_seen(f->index, seen, seen_beyond_64)) {
+      duplicate_key(key, t.descriptor->name());
+      return true;  // neither copy is merged into the other
+    }
+    read_field(field.value(), m, *f);
+    return !fatal_;
+  });
+  if (!read) return;
+  const std::uint64_t missing = t.required_mask & ~seen;
+  if (missing == 0) return;
+  for (const auto& f : t.fields) {
+    if (f.index < 64 && (missing >> f.index & 1)) {
+      problem(fmt::format("missing required field '{}' of {}", f.name, t.descriptor->name()));
+    }
+  }
+}
+
+inline void Walker::read_union(od::value v, pb::Message& m, const MessageTable& t) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) {
+    if (check(e) && !fatal_) {
+      mismatch(v, fmt::format("a single-key object naming one {} kind ({})", t.words,
+                              t.valid_tags));
+    }
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  std::size_t count = 0;
+  std::string_view first_tag;  // points into the input or simdjson's string buffer
+  const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
+    if (++count > 1) {
+      if (count == 2 && key == first_tag) {
+        duplicate_key(key, t.descriptor->name());
+      } else if (count == 2) {
+        problem(fmt::format("{} holds two kinds, '{}' and '{}'; a union holds exactly one",
+                            t.descriptor->name(), shown(first_tag), shown(key)));
+      }
+      return true;
+    }
+    first_tag = key;
+    const FieldEntry* f = t.find(key);
+    if (f == nullptr) {
+      problem(fmt::format("unknown {} kind '{}'; expected one of {}", t.words, shown(key),
+                          t.valid_tags));
+      return true;
+    }
+    PathScope scope(steps_, {Step::kField, f->name});
+    read_field(field.value(), m, *f);
+    return !fatal_;
+  });
+  if (!read) return;
+  if (count == 0) {
+    problem(fmt::format("empty {} object; expected exactly one kind of {}", t.words,
+                        t.valid_tags));
+  }
+}
+
+inline void Walker::read_field(od::value v, pb::Message& m, const FieldEntry& f) {
+  if (f.as_none) {
+    // Old writers put [] here, new ones true: only the key matters.
+    put_bool(m, f, /*add=*/false, true);
+    return;
+  }
+  od::json_type type;
+  if (!v.type().get(type) && type == od::json_type::null) {
+    if (f.required || f.in_oneof) {
+      problem(fmt::format("expected {}, got null", f.fd->is_repeated() ? "a list"
+                                                                       : type_name(f.fd)));
+    }
+    return;  // null means unset
+  }
+  if (f.repeated) {
+    if (f.keyed) {
+      read_keyed(v, m, f);
+    } else {
+      read_list(v, m, f);
+    }
+    return;
+  }
+  if (f.sub != nullptr) {
+    read_message(v, put_message(m, f), *f.sub);
+    return;
+  }
+  read_scalar(v, m, f, /*add=*/false);
+}
+
+inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) {
+  od::array array;
+  if (auto e = v.get_array().get(array)) {
+    if (check(e) && !fatal_) mismatch(v, "a list");
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  std::size_t i = 0;
+  for (auto result : array) {
+    od::value element;
+    if (auto e = result.get(element)) {
+      structural(e);
+      return;
+    }
+    PathScope scope(steps_, {Step::kIndex, {}, i++});
+    release_->passed(element.raw_json_token().data());
+    if (f.sub != nullptr) {
+      // Bad elements stay as empty messages so indices keep matching the JSON's.
+      read_message(element, put_message(m, f), *f.sub);
+    } else {
+      read_scalar(element, m, f, /*add=*/true);
+    }
+    if (fatal_) return;
+  }
+}
+
+inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) {
+    if (check(e) && !fatal_) {
+      mismatch(v, fmt::format("an object keyed by name ({})", f.sub->descriptor->name()));
+    }
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  // Copies of the keys seen (most fit std::string's inline buffer): the walk gives back input
+  // it has passed (json_input_release.h), so a view of an earlier key may read zeros later.
+  // Most maps (node metadata) hold a few keys: those are compared in place, and a hash set
+  // is made only for a larger map, so the check stays linear without costing small maps.
+  constexpr std::size_t kInPlace = 8;
+  std::string first_keys[kInPlace];
+  std::size_t count = 0;
+  SeenMapKeys keys;
+  const auto repeated = [&](std::string_view key) {
+    if (count < kInPlace) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (first_keys[i] == key) return true;
+      }
+      first_keys[count++] = key;
+      return false;
+    }
+    if (count++ == kInPlace) {
+      for (const std::string& k : first_keys) keys.add(k);
+    }
+    return keys.add(key);
+  };
+  for_each_key(object, [&](std::string_view key, od::field& field) {
+    release_->passed(field.key().raw());
+    PathScope scope(steps_, {Step::kKey, key});
+    if (repeated(key)) {
+      duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));
+      return true;
+    }
+    pb::Message& entry = put_message(m, f);
+    put_string(entry, *f.sub->key, /*add=*/false, key);
+    read_field(field.value(), entry, *f.sub->value);
+    return !fatal_;
+  });
+}
+
+}  // namespace pt2lint::json_reader

@@ -1,0 +1,243 @@
+// The JSON reader's walk over one document (json_to_proto.h), split by what it reads:
+// json_walker.cc the generic reader of any message and its error reporting,
+// json_walker_scalars.cc the scalar fields, json_walker_tensor_meta.cc the fast path for
+// ir::TensorMeta. Internal to src/io/readers/json_*.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "io/readers/json/json_bytes.h"
+#include "io/readers/json/json_input_release.h"
+#include "io/readers/json/json_schema_tables.h"
+#include "io/readers/json/json_to_proto.h"
+#include "io/readers/load_reporter.h"
+#include "io/readers/padded_bytes.h"
+#include "program.pb.h"
+
+namespace pt2lint::json_reader {
+
+namespace od = simdjson::ondemand;
+
+// Shows untrusted text in a message: bounded, with control bytes escaped.
+std::string shown(std::string_view s, std::size_t limit = 60);
+// "an integer", "a string", ...: what a field's JSON value should be.
+const char* type_name(const pb::FieldDescriptor* fd);
+
+// Whether `e` concerns one value (reported, and the value skipped) rather than the
+// document's structure (reading stops).
+inline bool is_value_error(simdjson::error_code e) {
+  switch (e) {
+    case simdjson::INCORRECT_TYPE:
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+    case simdjson::STRING_ERROR:
+    case simdjson::NO_SUCH_FIELD: return true;
+    default: return false;
+  }
+}
+
+// One pass over one document.
+class Walker {
+ public:
+  Walker(od::document& doc, const PaddedBytes& json, const JsonReadOptions& options,
+         const JsonSource& source, LoadReporter& reporter, InputRelease* release)
+      : doc_(doc), json_(json), options_(options), source_(source),
+        reporter_(reporter), release_(release) {
+    steps_.reserve(64);
+  }
+
+  bool fatal() const { return fatal_; }
+  // Until iterate() succeeds the document has no position to ask for.
+  void document_started() { have_document_ = true; }
+  void read_root(od::object& object, pb::Message& m, const MessageTable& t) {
+    read_struct_fields(object, m, t);
+  }
+  void structural(simdjson::error_code e);
+
+ private:
+  // One step of the JSON path. The path is kept as steps and only rendered into text when
+  // something is reported: most documents report nothing.
+  struct Step {
+    enum Kind : std::uint8_t { kField, kIndex, kKey } kind;
+    std::string_view name;  // field name or object key; points into the input or the schema
+    std::size_t index = 0;
+  };
+
+  // Pops the step a nested read pushed when that read returns.
+  class PathScope {
+   public:
+    PathScope(std::vector<Step>& steps, Step step) : steps_(steps) { steps_.push_back(step); }
+    ~PathScope() { steps_.pop_back(); }
+    PathScope(const PathScope&) = delete;
+    PathScope& operator=(const PathScope&) = delete;
+
+   private:
+    std::vector<Step>& steps_;
+  };
+
+  // Counts container nesting; the recursion below is bounded by it.
+  class DepthScope {
+   public:
+    explicit DepthScope(Walker& w) : w_(w) { ++w_.depth_; }
+    ~DepthScope() { --w_.depth_; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+    bool ok() {
+      if (w_.depth_ <= w_.options_.max_depth) return true;
+      w_.structural(simdjson::DEPTH_ERROR);
+      return false;
+    }
+
+   private:
+    Walker& w_;
+  };
+
+  // The next field of an object; false, after reporting, when the document is unreadable.
+  template <typename FieldResult>
+  bool next_field(FieldResult&& result, od::field& field) {
+    if (auto e = std::forward<FieldResult>(result).get(field)) {
+      structural(e);
+      return false;
+    }
+    return true;
+  }
+
+  // The generic readers' walk over an object: visit(key, field) for each field whose key
+  // reads (a bad key is reported and its field skipped), while visit returns true. False when
+  // the walk stopped: the document is unreadable, or visit said so.
+  template <typename Visit>
+  bool for_each_key(od::object& object, Visit&& visit) {
+    for (auto result : object) {
+      od::field field;
+      if (!next_field(std::move(result), field)) return false;
+      std::string_view key;
+      if (!key_of(field, key)) {
+        if (fatal_) return false;
+        continue;
+      }
+      if (!visit(key, field)) return false;
+    }
+    return true;
+  }
+
+  // Returns true when `e` was a value-level error that the caller should report and skip.
+  bool check(simdjson::error_code e) {
+    if (e == simdjson::SUCCESS) return false;
+    if (!is_value_error(e)) structural(e);
+    return true;
+  }
+
+  // The key of `field` when it is plain (no escapes), which is nearly always: skips simdjson's
+  // copy into its string buffer. Stage 1 has already checked the closing quote exists.
+  bool plain_key(od::field& field, std::string_view& key) const {
+    const char* begin = field.key().raw();
+    const char* limit = json_.data() + json_.capacity();
+    if (begin < json_.data() || begin >= limit) return false;
+    const char* p = find_quote_or_backslash(begin, limit);
+    if (p >= limit || *p != '"') return false;
+    key = std::string_view(begin, static_cast<std::size_t>(p - begin));
+    return true;
+  }
+
+  // ---- The generic reader (json_walker.cc): any message, driven by its MessageTable.
+
+  std::string path() const;
+
+  // The key of a field, unescaped where it has to be; false, after reporting, when it is not
+  // a valid JSON string.
+  bool key_of(od::field& field, std::string_view& key);
+
+  void problem(std::string message);
+
+  // Marks field `index` seen; true when it already was (a repeated JSON key).
+  static bool already_seen(int index, std::uint64_t& seen, std::vector<bool>& beyond_64);
+  // Reports a key repeated in one object at the current path.
+  void duplicate_key(std::string_view key, std::string_view where);
+
+  std::string describe(od::value& v);
+
+  void mismatch(od::value& v, std::string_view expected);
+
+  void read_message(od::value v, pb::Message& m, const MessageTable& t);
+
+  void read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t);
+
+  void read_union(od::value v, pb::Message& m, const MessageTable& t);
+
+  void read_field(od::value v, pb::Message& m, const FieldEntry& f);
+
+  void read_list(od::value v, pb::Message& m, const FieldEntry& f);
+
+  void read_keyed(od::value v, pb::Message& m, const FieldEntry& f);
+
+  // ---- Scalars (json_walker_scalars.cc): strings, integers of every width, doubles, bools.
+
+  // Integers keep their exact JSON spelling in messages: "1e999" or a 70-bit literal say
+  // more than a parser's error code.
+  std::string integer_problem(od::value& v, std::string_view bits);
+
+  // The value as a T; 0, after reporting, when it is not an integer that fits.
+  template <typename T>
+  T read_integer(od::value& v);
+
+  static bool special_double(std::string_view s, double& out);
+
+  // Numbers, plus the infinities and NaN PyTorch writes either as strings or, through
+  // Python's json module, as bare non-standard tokens.
+  bool read_double(od::value& v, double& out);
+
+  void read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add);
+
+  // ---- Fast path for ir::TensorMeta, about half of a program's values
+  // (json_walker_tensor_meta.cc).
+  //
+  // It reads the well-formed case only: known keys once each, values of the expected JSON
+  // type and range, SymInts as {"as_int": n}, dtype and sizes present. On anything else it
+  // gives up: it clears the message, puts the object back at its first field and returns
+  // false, and read_struct_fields reads the object again, reporting exactly what it always
+  // did. Scalar reads never leave simdjson in an error state, so the re-read sees the same
+  // document. An error of the document's structure is not retried (simdjson keeps it): the
+  // fast path reports it itself, from the same position and under the same JSON path as
+  // the generic reader, which iterates containers the same way.
+  enum class Fast { kDone, kGiveUp, kFatal };
+
+  // A failed read: a value the generic reader reports (give up and let it), or one that
+  // ends the document, reported here as the generic reader does at the same point.
+  Fast failed(simdjson::error_code e);
+
+  Fast fast_int64(od::value& v, std::int64_t& out);
+
+  Fast fast_int32(od::value& v, std::int32_t& out);
+
+  // {"as_int": n}
+  Fast fast_symint(od::value v, ir::SymInt& out);
+
+  Fast fast_symint_list(od::value v, pb::RepeatedPtrField<ir::SymInt>& out);
+
+  // {"type": "cpu", "index": null or n}
+  Fast fast_device(od::value v, ir::Device& out);
+
+  // True when the object was read (or a structural error reported); false when the generic
+  // reader must read it, with `m` empty and the object back at its start.
+  bool fast_tensor_meta(od::object& object, ir::TensorMeta& m);
+
+  od::document& doc_;
+  const PaddedBytes& json_;
+  const JsonReadOptions& options_;
+  const JsonSource& source_;
+  LoadReporter& reporter_;
+  InputRelease* release_;  // told where the walk is, between elements of lists and maps
+  std::vector<Step> steps_;
+  std::uint32_t depth_ = 0;
+  bool fatal_ = false;
+  bool have_document_ = false;
+};
+
+}  // namespace pt2lint::json_reader

@@ -1,0 +1,174 @@
+// The JSON reader's fast path for ir::TensorMeta (json_walker.h): the well-formed case read
+// straight into the message's generated fields; anything else is handed back to the generic
+// reader, which reports it exactly as it always did.
+#include <limits>
+
+#include "io/readers/json/json_walker.h"
+
+namespace pt2lint::json_reader {
+
+inline Walker::Fast Walker::failed(simdjson::error_code e) {
+  if (is_value_error(e)) return Fast::kGiveUp;
+  structural(e);
+  return Fast::kFatal;
+}
+
+inline Walker::Fast Walker::fast_int64(od::value& v, std::int64_t& out) {
+  if (auto e = v.get_int64().get(out)) return failed(e);
+  return Fast::kDone;
+}
+
+inline Walker::Fast Walker::fast_int32(od::value& v, std::int32_t& out) {
+  std::int64_t x;
+  if (auto e = v.get_int64().get(x)) return failed(e);
+  if (x < std::numeric_limits<std::int32_t>::min() ||
+      x > std::numeric_limits<std::int32_t>::max()) {
+    return Fast::kGiveUp;
+  }
+  out = static_cast<std::int32_t>(x);
+  return Fast::kDone;
+}
+
+inline Walker::Fast Walker::fast_symint(od::value v, ir::SymInt& out) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) return failed(e);
+  std::size_t count = 0;
+  for (auto result : object) {
+    od::field field;
+    if (!next_field(std::move(result), field)) return Fast::kFatal;
+    std::string_view key;
+    if (++count > 1 || !plain_key(field, key) || key != "as_int") return Fast::kGiveUp;
+    PathScope scope(steps_, {Step::kField, "as_int"});
+    od::value value = field.value();
+    std::int64_t x;
+    if (const Fast r = fast_int64(value, x); r != Fast::kDone) return r;
+    out.set_as_int(x);
+  }
+  return count == 1 ? Fast::kDone : Fast::kGiveUp;
+}
+
+inline Walker::Fast Walker::fast_symint_list(od::value v, pb::RepeatedPtrField<ir::SymInt>& out) {
+  od::array array;
+  if (auto e = v.get_array().get(array)) return failed(e);
+  std::size_t i = 0;
+  for (auto result : array) {
+    od::value element;
+    if (auto e = result.get(element)) {
+      structural(e);
+      return Fast::kFatal;
+    }
+    PathScope scope(steps_, {Step::kIndex, {}, i++});
+    const Fast r = fast_symint(element, *out.Add());
+    if (r != Fast::kDone) return r;
+  }
+  return Fast::kDone;
+}
+
+inline Walker::Fast Walker::fast_device(od::value v, ir::Device& out) {
+  od::object object;
+  if (auto e = v.get_object().get(object)) return failed(e);
+  bool type_seen = false, index_seen = false;
+  for (auto result : object) {
+    od::field field;
+    if (!next_field(std::move(result), field)) return Fast::kFatal;
+    std::string_view key;
+    if (!plain_key(field, key)) return Fast::kGiveUp;
+    od::value value = field.value();
+    if (key == "type" && !type_seen) {
+      type_seen = true;
+      const std::string_view token = trim(value.raw_json_token());
+      od::raw_json_string raw;
+      if (token.size() < 2 || token.size() > options_.max_string_bytes ||
+          token.front() != '"' || token.back() != '"' || has_backslash(token) ||
+          value.get_raw_json_string().get(raw)) {
+        return Fast::kGiveUp;
+      }
+      out.set_type(token.data() + 1, token.size() - 2);
+    } else if (key == "index" && !index_seen) {
+      index_seen = true;
+      od::json_type type;
+      if (!value.type().get(type) && type == od::json_type::null) continue;  // unset
+      std::int64_t x;
+      if (const Fast r = fast_int64(value, x); r != Fast::kDone) return r;
+      out.set_index(x);
+    } else {
+      return Fast::kGiveUp;
+    }
+  }
+  return type_seen ? Fast::kDone : Fast::kGiveUp;
+}
+
+bool Walker::fast_tensor_meta(od::object& object, ir::TensorMeta& m) {
+  // The generic reader would count two more levels (sizes, one SymInt).
+  if (depth_ + 2 > options_.max_depth) return false;
+  enum : unsigned { kDtype = 1, kSizes = 2, kGrad = 4, kDevice = 8, kStrides = 16,
+                    kOffset = 32, kLayout = 64 };
+  unsigned seen = 0;
+  Fast r = Fast::kDone;
+  for (auto result : object) {
+    od::field field;
+    if (!next_field(std::move(result), field)) return true;
+    std::string_view key;
+    if (!plain_key(field, key)) {
+      r = Fast::kGiveUp;
+      break;
+    }
+    unsigned bit = 0;
+    std::string_view name;
+    switch (key.size()) {
+      case 5:
+        if (key == "dtype") bit = kDtype, name = "dtype";
+        else if (key == "sizes") bit = kSizes, name = "sizes";
+        break;
+      case 6:
+        if (key == "device") bit = kDevice, name = "device";
+        else if (key == "layout") bit = kLayout, name = "layout";
+        break;
+      case 7:
+        if (key == "strides") bit = kStrides, name = "strides";
+        break;
+      case 13:
+        if (key == "requires_grad") bit = kGrad, name = "requires_grad";
+        break;
+      case 14:
+        if (key == "storage_offset") bit = kOffset, name = "storage_offset";
+        break;
+      default: break;
+    }
+    if (bit == 0 || (seen & bit) != 0) {
+      r = Fast::kGiveUp;
+      break;
+    }
+    seen |= bit;
+    PathScope scope(steps_, {Step::kField, name});
+    od::value v = field.value();
+    std::int32_t x32 = 0;
+    bool b = false;
+    switch (bit) {
+      case kDtype:
+        if ((r = fast_int32(v, x32)) == Fast::kDone) m.set_dtype(x32);
+        break;
+      case kLayout:
+        if ((r = fast_int32(v, x32)) == Fast::kDone) m.set_layout(x32);
+        break;
+      case kGrad:
+        if (auto e = v.get_bool().get(b)) r = failed(e);
+        else m.set_requires_grad(b);
+        break;
+      case kSizes: r = fast_symint_list(v, *m.mutable_sizes()); break;
+      case kStrides: r = fast_symint_list(v, *m.mutable_strides()); break;
+      case kOffset: r = fast_symint(v, *m.mutable_storage_offset()); break;
+      case kDevice: r = fast_device(v, *m.mutable_device()); break;
+    }
+    if (r != Fast::kDone) break;
+  }
+  if (r == Fast::kFatal) return true;
+  if (r == Fast::kDone && (seen & (kDtype | kSizes)) == (kDtype | kSizes)) return true;
+  m.Clear();
+  // Back to the first field for read_struct_fields; at an object's start this cannot fail.
+  bool has_fields = false;
+  [[maybe_unused]] const simdjson::error_code e = object.reset().get(has_fields);
+  return false;
+}
+
+}  // namespace pt2lint::json_reader

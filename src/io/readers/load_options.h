@@ -1,0 +1,27 @@
+// How one file is read: the bounds that keep hostile inputs cheap, and the rules left on. Its own
+// header, so that what every loader shares (load_context.h) does not include the readers' entry
+// point (load_file.h), which includes every loader.
+#pragma once
+
+#include <cstdint>
+
+namespace pt2lint {
+
+class RuleFilter;
+
+struct LoadOptions {
+  // True when the file was found by walking a folder: a .json file that is not an exported
+  // program is then skipped silently instead of reported.
+  bool found_by_folder_walk = false;
+  // Bounds that keep hostile inputs cheap. A member or file beyond them is reported.
+  std::uint64_t max_program_json_bytes = std::uint64_t{1} << 30;
+  std::uint64_t max_config_json_bytes = std::uint64_t{64} << 20;
+  std::uint32_t max_json_depth = 1024;
+  std::uint64_t max_archive_members = 1'000'000;
+  // The rules --select/--ignore leave on for this file. Findings of other rules still reach
+  // the sink (a broken program stays broken) but do not count against the per-file cap, so
+  // `--select PT103` is never crowded out by hundreds of hidden malformed-program findings.
+  const RuleFilter* rule_filter = nullptr;
+};
+
+}  // namespace pt2lint

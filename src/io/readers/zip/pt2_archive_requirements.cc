@@ -1,0 +1,291 @@
+#include "io/readers/zip/pt2_archive_requirements.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "io/readers/zip/archive_integrity.h"
+#include "core/rule_catalogue.h"
+#include "io/readers/zip/pickle_imports.h"
+#include "support/printable.h"
+
+namespace pt2lint {
+namespace {
+
+constexpr std::uint64_t kMaxVersionBytes = 4096;
+// Sample inputs beyond this are checked for presence only: reading them whole would spend
+// the file's memory budget on a check of their structure.
+constexpr std::uint64_t kMaxSampleInputBytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxExtraFileBytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxNestedMembers = 100'000;
+constexpr std::uint64_t kMinStreamVersion = 1;   // kMinSupportedFileFormatVersion
+constexpr std::uint64_t kMaxStreamVersion = 10;  // kMaxSupportedFileFormatVersion
+
+bool read_member(const ZipArchive& zip, const ZipArchive::Member& member, std::uint64_t cap,
+                 PaddedBytes& out, LoadContext& context) {
+  const Status read = zip.read(member, cap, out);
+  if (read.ok()) return true;
+  context.reporter.report(kMalformedProgram, "",
+                          fmt::format("cannot read archive member '{}': {}", member.name, read.message()),
+                          member.name);
+  return false;
+}
+
+// Fails, saying why, when PyTorchStreamReader cannot open the torch.save zip held in `bytes`.
+Status check_torch_save_zip(std::string_view bytes) {
+  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
+  if (!opened.ok()) return Status::error(fmt::format("it is not a torch.save zip ({})", opened.message()));
+  const ZipArchive* zip = opened.value().get();
+  const ArchiveLayoutReport layout = check_archive_layout(*zip);
+  if (layout.damage.member != nullptr) {
+    return Status::error(fmt::format("its member '{}' cannot be read: {}",
+                                     printable_excerpt(layout.damage.member->name), layout.damage.what));
+  }
+  if (zip->members().empty()) return Status::error("it is an empty zip");
+  const std::string& first = zip->members().front().name;
+  const auto slash = first.find('/');
+  if (slash == std::string::npos) {
+    return Status::error(fmt::format("its first member '{}' is not in a folder (PyTorch: \"file in archive "
+                                     "is not in a subdirectory\")",
+                                     printable_excerpt(first)));
+  }
+  const std::string root = first.substr(0, slash + 1);
+  const ZipArchive::Member* version = zip->find(root + ".data/version");
+  if (version == nullptr) version = zip->find(root + "version");
+  if (version == nullptr) {
+    return Status::error(fmt::format("it has no '{}.data/version'", printable_excerpt(root)));
+  }
+  PaddedBytes text;
+  if (Status read = zip->read(*version, kMaxVersionBytes, text, ZipArchive::Crc::kLeaveToCaller); !read.ok()) {
+    return Status::error(
+        fmt::format("its '{}' cannot be read: {}", printable_excerpt(version->name), read.message()));
+  }
+  if (Status version_ok = check_stream_version_text(text.view()); !version_ok.ok()) {
+    return Status::error(fmt::format("its '{}' {}", printable_excerpt(version->name), version_ok.message()));
+  }
+  if (zip->find(root + "data.pkl") == nullptr) {
+    return Status::error(
+        fmt::format("it has no '{}data.pkl', the pickle torch.load reads", printable_excerpt(root)));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status check_stream_version_text(std::string_view text) {
+  // std::stoull: leading white space, an optional sign, then at least one digit.
+  std::size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || (text[i] >= '\t' && text[i] <= '\r'))) ++i;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  std::uint64_t value = 0;
+  std::size_t digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+    const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+    if (value > (UINT64_MAX - digit) / 10) {
+      return Status::error(fmt::format("reads '{}', too large for std::stoull", printable_excerpt(text)));
+    }
+    value = value * 10 + digit;
+  }
+  if (digits == 0) {
+    return Status::error(fmt::format("reads '{}', not a number (PyTorch: \"Couldn't parse the version\")",
+                                     printable_excerpt(text)));
+  }
+  if (negative) value = 0 - value;  // stoull wraps a negative number
+  if (value < kMinStreamVersion || value > kMaxStreamVersion) {
+    return Status::error(fmt::format("reads '{}'; PyTorchStreamReader accepts versions {} to {}",
+                                     printable_excerpt(text), kMinStreamVersion, kMaxStreamVersion));
+  }
+  return {};
+}
+
+void check_stream_version(const ZipArchive& zip, std::string_view root, LoadContext& context) {
+  const std::string root_text(root);
+  const ZipArchive::Member* member = zip.find(root_text + ".data/version");
+  if (member == nullptr) member = zip.find(root_text + "version");
+  if (member == nullptr) {
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("the archive has no '{}.data/version' (nor '{}version'); PyTorchStreamReader "
+                    "refuses it before reading anything else",
+                    root, root),
+        {}, {}, "torch.export.save writes '.data/version' = '6'; write the file again with it");
+    return;
+  }
+  PaddedBytes text;
+  if (!read_member(zip, *member, kMaxVersionBytes, text, context)) return;
+  const Status version_ok = check_stream_version_text(text.view());
+  if (version_ok.ok()) return;
+  context.reporter.report(
+      kMalformedProgram, "",
+      fmt::format("archive member '{}' {}; PyTorchStreamReader refuses the archive", member->name,
+                  version_ok.message()),
+      member->name);
+}
+
+void check_model_entries(const ZipArchive& zip, std::string_view root, LoadContext& context) {
+  const std::string models = std::string(root) + "models/";
+  std::size_t count = 0;
+  const ZipArchive::Member* first = nullptr;
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(models)) continue;
+    const std::string_view file = std::string_view(m.name).substr(models.size());
+    const bool program = file.size() > 5 && file.substr(file.size() - 5) == ".json" &&
+                         file.find('/') == std::string_view::npos;
+    if (program || file == ".json") continue;  // an empty name is reported with the program
+    if (count++ == 0) first = &m;
+  }
+  if (first == nullptr) return;
+  context.reporter.report(
+      kMalformedProgram, "",
+      fmt::format("archive member '{}'{} lies under models/ but is not 'models/<name>.json'; "
+                  "torch.export.load takes every record under models/ for a program and fails "
+                  "to find its weights config and sample inputs",
+                  first->name,
+                  count == 1 ? std::string() : fmt::format(" ({} more such members)", count - 1)),
+      first->name, {}, "keep only programs under models/; put other files under extra/");
+}
+
+void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std::string& name,
+                         LoadContext& context) {
+  const std::string path = fmt::format("{}data/sample_inputs/{}.pt", root, name);
+  const ZipArchive::Member* member = zip.find(path);
+  if (member == nullptr) {
+    context.reporter.report(
+        kMalformedProgram, name,
+        fmt::format("the archive has no '{}'; torch.export.load reads every program's sample "
+                    "inputs and refuses the archive without them",
+                    path),
+        {}, {},
+        "torch.export.save writes them (torch.save((args, kwargs))); write the file again with it");
+    return;
+  }
+  if (member->size > kMaxSampleInputBytes) return;  // present; too large to open here
+  PaddedBytes bytes;
+  if (!read_member(zip, *member, kMaxSampleInputBytes, bytes, context)) return;
+  const Status loadable = check_torch_save_zip(bytes.view());
+  if (loadable.ok()) return;
+  context.reporter.report(
+      kMalformedProgram, name,
+      fmt::format("the sample inputs '{}' cannot be loaded: {}; torch.export.load torch.load-s "
+                  "them and refuses the archive",
+                  member->name, loadable.message()),
+      member->name);
+}
+
+void check_extra_files(const ZipArchive& zip, std::string_view root, LoadContext& context) {
+  const std::string extra = std::string(root) + "extra/";
+  for (const auto& m : zip.members()) {
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(extra) ||
+        m.size > kMaxExtraFileBytes) {
+      continue;
+    }
+    PaddedBytes bytes;
+    if (!read_member(zip, m, kMaxExtraFileBytes, bytes, context)) continue;
+    if (simdjson::validate_utf8(bytes.data(), bytes.size())) continue;
+    context.reporter.report(
+        kMalformedProgram, "",
+        fmt::format("archive member '{}' is not UTF-8 text; torch.export.load decodes every "
+                    "extra file as UTF-8 and refuses the archive",
+                    m.name),
+        m.name, {}, "extra files hold text: encode binary data (base64) or keep it elsewhere");
+  }
+}
+
+void check_json_bom(const PaddedBytes& json, std::string_view program, std::string_view member,
+                       LoadContext& context) {
+  if (!json.view().starts_with("\xEF\xBB\xBF")) return;
+  context.reporter.report(
+      kMalformedProgram, program,
+      fmt::format("archive member '{}' starts with a UTF-8 byte-order mark; torch.export.load "
+                  "decodes it as UTF-8 and json.loads refuses the mark "
+                  "(\"Unexpected UTF-8 BOM\")",
+                  member),
+      member, {}, "write the JSON without a byte-order mark");
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxPickleMemberBytes = std::uint64_t{256} << 20;
+
+// The pickle torch.load reads from `bytes`: data.pkl of a torch.save zip, else the bytes.
+bool pickle_of(std::string_view bytes, PaddedBytes& nested, std::string_view& pickle) {
+  if (bytes.substr(0, 4) != std::string_view("PK\x03\x04", 4)) {
+    pickle = bytes;
+    return true;
+  }
+  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
+  if (!opened.ok() || opened.value()->members().empty()) return false;
+  const ZipArchive* zip = opened.value().get();
+  const std::string& first = zip->members().front().name;
+  const auto slash = first.find('/');
+  const ZipArchive::Member* data =
+      zip->find((slash == std::string::npos ? "" : first.substr(0, slash + 1)) + "data.pkl");
+  if (data == nullptr || !zip->read(*data, kMaxPickleMemberBytes, nested).ok()) return false;
+  pickle = nested.view();
+  return true;
+}
+
+void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member,
+                         std::string_view program, std::string_view role, LoadContext& context) {
+  if (member.size > kMaxPickleMemberBytes) return;
+  PaddedBytes bytes;
+  if (!zip.read(member, kMaxPickleMemberBytes, bytes).ok()) return;  // reported elsewhere
+  PaddedBytes nested;
+  std::string_view pickle;
+  if (!pickle_of(bytes.view(), nested, pickle)) return;  // a damaged nested zip is reported
+  const PickleImports imports = pickle_imports(pickle);
+  std::vector<std::string> refused;
+  for (const std::string& global : imports.globals) {
+    if (!weights_only_allows(global)) refused.push_back(printable_excerpt(global, 120));
+  }
+  // A pickle that stops early (an unknown opcode, cut short) fails to load at that point, as
+  // Python's unpickler raises there: only what it imports before runs.
+  if (refused.empty()) return;
+  std::string what;
+  for (std::size_t i = 0; i < refused.size() && i < 5; ++i) what += (i ? ", '" : "'") + refused[i] + "'";
+  if (refused.size() > 5) what += fmt::format(" and {} more", refused.size() - 5);
+  const std::string imports_text =
+      fmt::format("imports {}, which torch.load(weights_only=True) refuses", what);
+  context.reporter.report(
+      kPickleRunsCodeAtLoad, program,
+      fmt::format("archive member '{}' ({}) is unpickled by torch.export.load with "
+                  "weights_only=False and {}: code of that module runs when the file is loaded",
+                  member.name, role, imports_text),
+      member.name, {},
+      "load only files from a source you trust; torch.export.save writes such a global only for "
+      "opaque Python objects or custom pickled constants. pt2lint runs nothing: it reads the "
+      "pickle's opcodes");
+}
+
+}  // namespace
+
+void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Program& program,
+                   LoadContext& context) {
+  const std::string root_text(root);
+  const std::string& name = program.name();
+  if (const auto* m = zip.find(fmt::format("{}data/sample_inputs/{}.pt", root, name))) {
+    check_pickle_member(zip, *m, name, "the sample inputs", context);
+  }
+  // Pickled records, and the opaque objects the constants config names: load_pt2 reads
+  // only what a config names (an opaque_obj_* member nothing names is never unpickled,
+  // measured with PyTorch 2.11).
+  const auto pickled_records = [&](const ir::StateSource& state, std::string_view folder,
+                                   std::string_view role) {
+    for (const auto& entry : state.config().config()) {
+      const bool opaque = entry.value().path_name().starts_with("opaque_obj_");
+      if (!entry.value().use_pickle() && !opaque) continue;
+      if (const auto* m = zip.find(root_text + std::string(folder) + entry.value().path_name())) {
+        check_pickle_member(zip, *m, name, role, context);
+      }
+    }
+  };
+  pickled_records(program.weights(), "data/weights/", "a weight stored with use_pickle");
+  pickled_records(program.constants(), "data/constants/", "a constant stored with use_pickle");
+  for (const char* legacy : {"data/weights/", "data/constants/"}) {
+    if (const auto* m = zip.find(fmt::format("{}{}{}.pt", root, legacy, name))) {
+      check_pickle_member(zip, *m, name, "a legacy whole-state file", context);
+    }
+  }
+}
+
+}  // namespace pt2lint

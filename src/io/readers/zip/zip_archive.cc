@@ -1,0 +1,216 @@
+// Opening an archive: its central directory read into members, each name checked, the
+// layout found. Reading a member's data is zip_member_read.cc.
+#include "io/readers/zip/zip_archive.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "io/readers/zip/zip_archive_handle.h"
+#include "io/readers/zip/zip_directory_record.h"
+
+namespace pt2lint {
+namespace {
+
+// "Version made by" high bytes whose external attributes hold a Unix mode, as Info-ZIP's
+// unzip reads them (it makes links for each): Unix, Atari ST, BeOS, OS X.
+bool host_has_unix_mode(unsigned host) { return host == 3 || host == 5 || host == 16 || host == 30; }
+
+}  // namespace
+
+std::string minizip_status_text(int code) {
+  switch (code) {
+    case UNZ_ERRNO: return "the archive cannot be read";
+    case UNZ_EOF: return "the data ends early";
+    case UNZ_BADZIPFILE: return "a header is damaged or points outside the archive";
+    case UNZ_INTERNALERROR: return "minizip reported an internal error";
+    case UNZ_CRCERROR: return std::string(kCorruptMemberError);
+    default: return fmt::format("the data cannot be decoded (zlib error {})", code);
+  }
+}
+
+Status check_member_name(std::string_view name) {
+  if (name.empty()) return Status::error("the member name is empty");
+  if (name.find('\0') != std::string_view::npos) {
+    return Status::error("the member name contains a NUL byte");
+  }
+  if (name.front() == '/' || name.front() == '\\') {
+    return Status::error("the member name is an absolute path");
+  }
+  if (name.size() >= 2 && name[1] == ':' &&
+      ((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z'))) {
+    return Status::error("the member name starts with a drive letter");
+  }
+  // One pass over the name: components end at '/' or '\\'; a component of exactly ".." is
+  // unsafe. (The NUL check above has already scanned the name once, with memchr.)
+  std::size_t component_start = 0;
+  const std::size_t n = name.size();
+  for (std::size_t i = 0; i <= n; ++i) {
+    if (i < n && name[i] != '/' && name[i] != '\\') continue;
+    if (i - component_start == 2 && name[component_start] == '.' &&
+        name[component_start + 1] == '.') {
+      return Status::error("the member name has a '..' component that escapes the archive");
+    }
+    component_start = i + 1;
+  }
+  return {};
+}
+
+ZipArchive::ZipArchive(std::unique_ptr<Handle> handle, std::uint64_t archive_size)
+    : handle_(std::move(handle)), archive_size_(archive_size) {}
+
+ZipArchive::~ZipArchive() = default;
+
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_file(const std::filesystem::path& path,
+                                                            std::uint64_t max_members) {
+  auto handle = std::make_unique<Handle>();
+  if (Status opened = handle->bytes.open_file(path); !opened.ok()) return opened;
+  return finish_open(std::move(handle), max_members);
+}
+
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_memory(std::string_view bytes,
+                                                              std::uint64_t max_members) {
+  auto handle = std::make_unique<Handle>();
+  handle->bytes.open_memory(bytes);
+  return finish_open(std::move(handle), max_members);
+}
+
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::finish_open(std::unique_ptr<Handle> handle,
+                                                              std::uint64_t max_members) {
+  zlib_filefunc64_def callbacks = handle->bytes.minizip_callbacks();
+  handle->zip = unzOpen2_64("archive", &callbacks);
+  if (handle->zip == nullptr) {
+    return Status::error("not a readable zip archive: no valid end of central directory record");
+  }
+  unzFile zip = handle->zip;
+  unz_global_info64 global;
+  if (unzGetGlobalInfo64(zip, &global) != UNZ_OK) {
+    return Status::error("the archive's central directory cannot be read");
+  }
+  if (global.number_entry > max_members) {
+    return Status::error(fmt::format("the archive has {} members, more than the limit of {}",
+                                     global.number_entry, max_members));
+  }
+  const std::uint64_t archive_size = handle->bytes.size();
+  std::unique_ptr<ZipArchive> archive(new ZipArchive(std::move(handle), archive_size));
+  archive->members_.reserve(static_cast<std::size_t>(global.number_entry));
+  std::string name(0xFFFF, '\0');  // a name's length is a 16-bit field
+  int status = global.number_entry == 0 ? UNZ_END_OF_LIST_OF_FILE : unzGoToFirstFile(zip);
+  for (std::uint64_t i = 0; status == UNZ_OK; ++i, status = unzGoToNextFile(zip)) {
+    unz_file_info64 info;
+    unz64_file_pos position;
+    if (unzGetCurrentFileInfo64(zip, &info, name.data(), static_cast<uLong>(name.size()), nullptr,
+                                0, nullptr, 0) != UNZ_OK ||
+        unzGetFilePos64(zip, &position) != UNZ_OK) {
+      status = UNZ_BADZIPFILE;
+      break;
+    }
+    Member m;
+    m.name.assign(name.data(), std::min<std::size_t>(info.size_filename, name.size()));
+    m.index = i;
+    m.directory_offset = position.pos_in_zip_directory;
+    m.size = info.uncompressed_size;
+    m.compressed_size = info.compressed_size;
+    m.method = static_cast<std::uint16_t>(info.compression_method);
+    m.crc = static_cast<std::uint32_t>(info.crc);
+    m.is_directory = !m.name.empty() && m.name.back() == '/';
+    m.unsafe = check_member_name(m.name).message();
+    m.flags = static_cast<std::uint16_t>(info.flag);
+    if (m.unsafe.empty() && host_has_unix_mode(static_cast<unsigned>(info.version >> 8)) &&
+        ((info.external_fa >> 16) & S_IFMT) == S_IFLNK) {
+      m.unsafe = "the member is a symbolic link";
+    }
+    archive->members_.push_back(std::move(m));
+  }
+  if (archive->handle_->bytes.read_short()) {
+    return Status::error(
+        "the archive is truncated: its central directory runs past the end of the file");
+  }
+  if (status != UNZ_END_OF_LIST_OF_FILE) {
+    return Status::error(fmt::format("member {} of the central directory cannot be read: {}",
+                                     archive->members_.size(), minizip_status_text(status)));
+  }
+  archive->read_local_header_offsets();
+  archive->mark_duplicates();
+  return archive;
+}
+
+namespace {
+
+std::string ascii_folded(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool equal_folded(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ZipArchive::mark_duplicates() {
+  std::unordered_map<std::string, std::uint64_t> first_index;
+  first_index.reserve(members_.size());
+  for (auto& m : members_) {
+    auto [it, inserted] = first_index.emplace(ascii_folded(m.name), m.index);
+    if (inserted || !m.unsafe.empty()) continue;
+    const Member& first = members_[static_cast<std::size_t>(it->second)];
+    m.unsafe = first.name == m.name
+                   ? fmt::format("{} (the first copy is member {})", kDuplicateMemberError,
+                                 it->second)
+                   : fmt::format("{} (the first copy is member {}, '{}')",
+                                 kCaseDuplicateMemberError, it->second, first.name);
+  }
+}
+
+const ZipArchive::Member* ZipArchive::find(std::string_view name) const {
+  for (const auto& m : members_) {
+    if (m.unsafe.empty() && equal_folded(m.name, name)) return &m;
+  }
+  return nullptr;
+}
+
+void ZipArchive::read_local_header_offsets() {
+  central_directory_offset_ = members_.empty() ? archive_size_ : members_.front().directory_offset;
+  layout_known_ = false;
+  if (central_directory_offset_ >= archive_size_) return;
+  // The whole directory in one read (minizip has just read it through the same window).
+  std::string directory(static_cast<std::size_t>(archive_size_ - central_directory_offset_), '\0');
+  if (handle_->bytes.read_at(central_directory_offset_, directory.data(), directory.size()) !=
+      directory.size()) {
+    return;
+  }
+  for (auto& m : members_) {
+    if (m.directory_offset < central_directory_offset_) return;
+    const std::uint64_t at = m.directory_offset - central_directory_offset_;
+    DirectoryRecord record;
+    if (at >= directory.size() ||
+        !parse_directory_record(std::string_view(directory).substr(at), record)) {
+      return;
+    }
+    // minizip 1.1 never applies a zip64 size on LP64 (it compares with (unsigned long)-1):
+    // the sizes come from the record, as miniz reads them.
+    m.size = record.size;
+    m.compressed_size = record.compressed_size;
+    m.local_header_offset = record.local_header_offset;
+    m.refused_by_pytorch = check_miniz_reads(record, archive_size_).message();
+    m.oddity = check_ordinary_record(record, archive_size_).message();
+  }
+  layout_known_ = true;
+}
+
+
+}  // namespace pt2lint
