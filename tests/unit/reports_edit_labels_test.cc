@@ -7,6 +7,7 @@
 #include <string>
 
 #include "reports/formats.h"
+#include "render_report.h"
 
 namespace pt2lint {
 namespace {
@@ -27,12 +28,6 @@ RunReport report_of_edits(std::vector<SignatureEdit> edits) {
   return report;
 }
 
-std::string render_labels(std::string_view format, const RunReport& report) {
-  std::ostringstream out;
-  make_renderer(format)->render(report, RenderOptions{}, out);
-  return out.str();
-}
-
 SignatureEdit labelled_edit(EditOp op, EditProof proof) {
   SignatureEdit e{op, 0, 1};
   e.proof = std::move(proof);
@@ -42,11 +37,11 @@ SignatureEdit labelled_edit(EditOp op, EditProof proof) {
 TEST(EditLabels, JsonAndSarifSaySafeAndTheEvidence) {
   const RunReport report =
       report_of_edits({labelled_edit(EditOp::kRetarget, {EditEvidence::kDataflow, "dataflow: the update origin of the value"})});
-  const std::string json = render_labels("json", report);
+  const std::string json = render_report("json", report);
   EXPECT_NE(json.find("\"safety\": \"safe\",\n"), std::string::npos) << json;
   EXPECT_NE(json.find("\"proof\": \"dataflow\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"proof_text\": \"dataflow: the update origin of the value\""), std::string::npos);
-  const std::string sarif = render_labels("sarif", report);
+  const std::string sarif = render_report("sarif", report);
   EXPECT_NE(sarif.find("\"command\": \"pt2lint fix m.pt2 -o m.pt2\",\n"), std::string::npos) << sarif;
   EXPECT_NE(sarif.find("(safe: every edit is proven):"), std::string::npos) << sarif;
   EXPECT_NE(sarif.find(" [safe, dataflow]"), std::string::npos) << sarif;
@@ -58,10 +53,10 @@ TEST(EditLabels, OneNameSimilarityEditMakesTheFixUnsafe) {
   const RunReport report = report_of_edits(
       {labelled_edit(EditOp::kRetarget, {EditEvidence::kDataflow, "dataflow"}),
        labelled_edit(EditOp::kRename, {EditEvidence::kNameSimilarity, "name similarity only: `total_saved` is near"})});
-  const std::string json = render_labels("json", report);
+  const std::string json = render_report("json", report);
   EXPECT_NE(json.find("\"safety\": \"unsafe\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"proof\": \"name-similarity\""), std::string::npos) << json;
-  const std::string sarif = render_labels("sarif", report);
+  const std::string sarif = render_report("sarif", report);
   const std::size_t command = sarif.find("\"command\": \"pt2lint fix m.pt2 -o m.pt2 --unsafe-fixes\"");
   ASSERT_NE(command, std::string::npos) << sarif;
   // The property bag: the fix's own safety comes right after its command, before the edits.
@@ -74,7 +69,7 @@ TEST(EditLabels, OneNameSimilarityEditMakesTheFixUnsafe) {
 TEST(EditLabels, AnEditWithoutProofIsNeverSafe) {
   const SignatureEdit unproven{EditOp::kRemove, 3};
   EXPECT_FALSE(unproven.proof.safe());
-  const std::string json = render_labels("json", report_of_edits({unproven}));
+  const std::string json = render_report("json", report_of_edits({unproven}));
   EXPECT_NE(json.find("\"safety\": \"unsafe\""), std::string::npos) << json;
   EXPECT_EQ(json.find("\"proof\""), std::string::npos) << "no evidence is claimed";
 }

@@ -10,6 +10,7 @@
 #include "core/diagnostic_sink.h"
 #include "core/rule_catalogue.h"
 #include "reports/formats.h"
+#include "render_report.h"
 
 namespace pt2lint {
 namespace {
@@ -42,40 +43,34 @@ RunReport located_swap_report(bool located) {
   return report;
 }
 
-std::string render_located(std::string_view format, const RunReport& report) {
-  std::ostringstream out;
-  make_renderer(format)->render(report, RenderOptions{}, out);
-  return out.str();
-}
-
 TEST(ReportsNoteLocations, JsonAddsNoteLocationsOnlyForLocatedNotes) {
-  const std::string located = render_located("json", located_swap_report(true));
+  const std::string located = render_report("json", located_swap_report(true));
   EXPECT_NE(located.find("\"note_locations\": [\n            {\n              \"note\": 1,\n"
                          "              \"location\": {\n                \"output_spec\": 1\n"),
             std::string::npos)
       << located;
-  EXPECT_EQ(render_located("json", located_swap_report(false)).find("note_locations"), std::string::npos);
+  EXPECT_EQ(render_report("json", located_swap_report(false)).find("note_locations"), std::string::npos);
 }
 
 TEST(ReportsNoteLocations, SarifWritesARelatedLocationWithTheNote) {
-  const std::string sarif = render_located("sarif", located_swap_report(true));
+  const std::string sarif = render_report("sarif", located_swap_report(true));
   const std::size_t related = sarif.find("\"relatedLocations\"");
   ASSERT_NE(related, std::string::npos) << sarif;
   EXPECT_NE(sarif.find("\"name\": \"output_specs[1]\"", related), std::string::npos);
   EXPECT_NE(sarif.find("\"text\": \"output_specs[1] names `k`, but", related), std::string::npos);
-  EXPECT_EQ(render_located("sarif", located_swap_report(false)).find("relatedLocations"), std::string::npos);
+  EXPECT_EQ(render_report("sarif", located_swap_report(false)).find("relatedLocations"), std::string::npos);
 }
 
 TEST(ReportsNoteLocations, HtmlLinksTheFindingAtTheNotesPlace) {
-  const std::string html = render_located("html", located_swap_report(true));
+  const std::string html = render_report("html", located_swap_report(true));
   EXPECT_NE(html.find("<a class=\"note-at\" href=\"#finding-2\">→ output_specs[1] (#2)</a>"), std::string::npos)
       << html;
-  EXPECT_EQ(render_located("html", located_swap_report(false)).find("note-at"), std::string::npos);
+  EXPECT_EQ(render_report("html", located_swap_report(false)).find("note-at"), std::string::npos);
 }
 
 TEST(ReportsNoteLocations, LineFormatsAreUnchangedByALocation) {
   for (std::string_view format : {"text", "concise", "markdown", "github", "junit", "rdjson", "gitlab"})
-    EXPECT_EQ(render_located(format, located_swap_report(true)), render_located(format, located_swap_report(false)))
+    EXPECT_EQ(render_report(format, located_swap_report(true)), render_report(format, located_swap_report(false)))
         << format;
 }
 
