@@ -7,7 +7,7 @@
 #include "core/rule_catalogue.h"
 #include "io/readers/schema_versions.h"
 #include "io/readers/json/program_json.h"
-#include "io/readers/zip/zip_loader.h"
+#include "io/readers/zip/zip_members.h"
 
 namespace pt2lint {
 namespace {

@@ -11,7 +11,7 @@
 #include "io/readers/schema_versions.h"
 #include "io/readers/json/program_json.h"
 #include "io/readers/zip/pt2_archive_requirements.h"
-#include "io/readers/zip/zip_loader.h"
+#include "io/readers/zip/zip_members.h"
 #include "support/printable.h"
 
 namespace pt2lint {
