@@ -42,6 +42,28 @@ std::string_view token_result(const ir::Node& node) {
   return {};
 }
 
+// A token a pass made up, in a with_effects call or in an output token spec: what the finding
+// says (a pattern of the place, then the value), why it matters and the fix.
+struct MadeUpToken {
+  std::string_view message;
+  std::string_view note;
+  std::string_view fix;
+};
+
+constexpr MadeUpToken kCallTakesNoToken{
+    "with_effects call `{}` takes `{}` as its token, which is neither an input token nor a token "
+    "another with_effects call returned",
+    "the token orders the effect after the ones before it; a value that is not a token of the "
+    "chain leaves the effect unordered, and PyTorch refuses such a program at run time",
+    "pass the token the previous with_effects call returned (or the input token, for the first "
+    "effect)"};
+
+constexpr MadeUpToken kOutputReturnsNoToken{
+    "output token spec {} returns `{}`, which is neither an input token nor a token a "
+    "with_effects call returned",
+    "the output token is how the caller orders the next call's effects after this one's",
+    "return the token the last with_effects call returned"};
+
 struct Token {
   int node = -1;        // the with_effects call that returns it; -1 for an input token
   int input_spec = -1;  // for an input token
@@ -77,7 +99,7 @@ class EffectTokenChain final : public Rule {
       const std::string_view taken = token_argument(graph.nodes(n));
       auto it = tokens.find(taken);
       if (it == tokens.end()) {
-        report_not_a_token(index, sink, n, taken);
+        report_not_a_token(index, sink, n, -1, taken);
         miswired = true;
         continue;
       }
@@ -100,7 +122,7 @@ class EffectTokenChain final : public Rule {
       }
       auto it = tokens.find(value);
       if (it == tokens.end()) {
-        report_output_not_a_token(index, sink, i, value);
+        report_not_a_token(index, sink, -1, i, value);
         miswired = true;
         continue;
       }
@@ -162,28 +184,18 @@ class EffectTokenChain final : public Rule {
              "the previous one returned");
   }
 
+  // A with_effects call (`node`), or else output token spec `spec`, whose token `value` is no
+  // token of the chain.
   static void report_not_a_token(const ProgramIndex& index, DiagnosticSink& sink, int node,
-                                 std::string_view taken) {
-    emit(sink, kEffectTokenChain, index.name(),
-         fmt::format("with_effects call `{}` takes `{}` as its token, which is neither an input token "
-                     "nor a token another with_effects call returned",
-                     index.node_name(node), taken.empty() ? "(nothing)" : taken))
-        .at_node(std::string(index.node_name(node)))
-        .note("the token orders the effect after the ones before it; a value that is not a token of "
-              "the chain leaves the effect unordered, and PyTorch refuses such a program at run time")
-        .fix("pass the token the previous with_effects call returned (or the input token, for the "
-             "first effect)");
-  }
-
-  static void report_output_not_a_token(const ProgramIndex& index, DiagnosticSink& sink, int spec,
-                                        std::string_view value) {
-    emit(sink, kEffectTokenChain, index.name(),
-         fmt::format("output token spec {} returns `{}`, which is neither an input token nor a token a "
-                     "with_effects call returned",
-                     spec, value.empty() ? "(nothing)" : value))
-        .at_output_spec(spec)
-        .note("the output token is how the caller orders the next call's effects after this one's")
-        .fix("return the token the last with_effects call returned");
+                                 int spec, std::string_view value) {
+    const MadeUpToken& text = node >= 0 ? kCallTakesNoToken : kOutputReturnsNoToken;
+    const std::string place = node >= 0 ? std::string(index.node_name(node)) : std::to_string(spec);
+    const std::string_view shown = value.empty() ? "(nothing)" : value;
+    auto finding = emit(sink, kEffectTokenChain, index.name(),
+                        fmt::format(fmt::runtime(text.message), place, shown));
+    if (node >= 0) finding.at_node(place);
+    else finding.at_output_spec(spec);
+    finding.note(std::string(text.note)).fix(std::string(text.fix));
   }
 };
 
