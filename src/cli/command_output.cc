@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/subcommand.h"
 #include "cli/terminal.h"
 
 namespace pt2lint {
@@ -37,6 +38,13 @@ bool CommandOutput::written() {
   }
   committed_ = true;
   return true;
+}
+
+int write_command_output(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  CommandOutput output(path);
+  if (!output.ok()) return kExitUsage;
+  write(output.stream());
+  return output.written() ? kExitClean : kExitUsage;
 }
 
 }  // namespace pt2lint

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -34,5 +35,9 @@ class CommandOutput {
   bool ok_ = true;
   bool committed_ = false;  // written() already put the file in place
 };
+
+// A command's whole result: opens `path` as CommandOutput does, lets `write` fill its stream,
+// then puts the file in place. kExitClean, or kExitUsage once the refusal is printed.
+int write_command_output(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace pt2lint

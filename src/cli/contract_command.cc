@@ -35,14 +35,13 @@ int run_contract(const ContractOptions& options) {
     programs.push_back(&program);
   }
   const std::vector<SharedStatePromise> shared = derive_shared_state(programs, OpKnowledge{&schemas, false});
-  CommandOutput out(options.output);
-  if (!out.ok()) return kExitUsage;
-  if (options.format == "json") {
-    print_contracts_json(contracts, out.stream(), shared);
-  } else {
-    print_contracts_text(contracts, out.stream(), shared);
-  }
-  return out.written() ? kExitClean : kExitUsage;
+  return write_command_output(options.output, [&](std::ostream& out) {
+    if (options.format == "json") {
+      print_contracts_json(contracts, out, shared);
+    } else {
+      print_contracts_text(contracts, out, shared);
+    }
+  });
 }
 
 }  // namespace

@@ -108,16 +108,13 @@ int run_graph(const RuleRegistry& registry, const GraphOptions& options) {
     print_error(error.empty() ? "'" + options.path + "' is not an exported program" : error);
     return kExitUsage;
   }
-  CommandOutput output(options.output);
-  if (!output.ok()) return kExitUsage;
-  std::ostream& out = output.stream();
-  if (options.format == "svg") {
-    graph::write_svg(*picture, out);
-  } else {
-    graph::write_dot(*picture, out);
-  }
-  if (!output.written()) return kExitUsage;
-  return kExitClean;
+  return write_command_output(options.output, [&](std::ostream& out) {
+    if (options.format == "svg") {
+      graph::write_svg(*picture, out);
+    } else {
+      graph::write_dot(*picture, out);
+    }
+  });
 }
 
 }  // namespace

@@ -194,10 +194,9 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
   if (reduced.programs_size() == 1) printer.PrintToString(reduced.programs(0), &body);
   else printer.PrintToString(reduced, &body);
   text += body;
-  CommandOutput output(o.output);
-  if (!output.ok()) return kExitUsage;
-  output.stream() << text;
-  if (!output.written()) return kExitUsage;
+  if (int written = write_command_output(o.output, [&](std::ostream& out) { out << text; });
+      written != kExitClean)
+    return written;
   std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", o.input,
                            [&] { std::string t; google::protobuf::TextFormat::PrintToString(set, &t); return t.size(); }(),
                            body.size());

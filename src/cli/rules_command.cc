@@ -43,10 +43,8 @@ Subcommand add_rules_command(CLI::App& app, const RuleRegistry& registry) {
   CLI::App* cmd = app.add_subcommand("rules", "list every rule");
   cmd->add_option("-o,--output", *output, "write the list to FILE");
   return {cmd, [&registry, output] {
-            CommandOutput out(*output);
-            if (!out.ok()) return kExitUsage;
-            list_rules(registry.all(), registry, out.stream());
-            return out.written() ? kExitClean : kExitUsage;
+            return write_command_output(
+                *output, [&](std::ostream& out) { list_rules(registry.all(), registry, out); });
           }};
 }
 
@@ -69,11 +67,10 @@ Subcommand add_explain_command(CLI::App& app, const RuleRegistry& registry) {
                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
               return kExitUsage;
             }
-            CommandOutput out(options->output);
-            if (!out.ok()) return kExitUsage;
-            if (info != nullptr) explain_rule(*info, out.stream());
-            else list_rules(family, registry, out.stream());
-            return out.written() ? kExitClean : kExitUsage;
+            return write_command_output(options->output, [&](std::ostream& out) {
+              if (info != nullptr) explain_rule(*info, out);
+              else list_rules(family, registry, out);
+            });
           }};
 }
 
