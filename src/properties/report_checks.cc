@@ -65,10 +65,11 @@ bool control_at(std::string_view text, std::size_t i) {
 }
 
 // Outputs people and CI logs read (text, markdown, github): no raw control from a name, and no
-// line a name begins that GitHub would run as a workflow command. github's own annotations are
-// the only lines that may start with "::".
-void check_inert_output(std::string_view format, std::string_view text,
+// line a name begins that GitHub would run as a workflow command. A workflow-command format's
+// own annotations are the only lines that may start with "::".
+void check_inert_output(const ReportFormat& row, std::string_view text,
                         std::vector<std::string>& problems) {
+  const std::string_view format = row.name;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (control_at(text, i)) {
       problems.push_back(fmt::format("{}: raw control byte {:#04x} at byte {}", format,
@@ -80,7 +81,7 @@ void check_inert_output(std::string_view format, std::string_view text,
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(start, end - start);
-    const bool own = format == "github" &&
+    const bool own = row.workflow_commands &&
                      (line.substr(0, 14) == "::error title=" || line.substr(0, 16) == "::warning title=" ||
                       line.substr(0, 15) == "::notice title=");
     if (line.substr(0, 2) == "::" && !own) {
@@ -107,7 +108,7 @@ std::vector<std::string> check_every_report(const FileResult& file, const RuleRe
     const std::string_view format = row.name;
     std::ostringstream out;
     row.make()->render(report, options, out);
-    if (row.log_lines) check_inert_output(format, out.str(), problems);
+    if (row.log_lines) check_inert_output(row, out.str(), problems);
     if (!row.json) continue;
     const simdjson::padded_string text(out.str());
     simdjson::dom::element doc;

@@ -31,7 +31,7 @@ constexpr ReportFormat kReportFormats[] = {
     {.name = "json", .make = make_format_renderer<JsonRenderer>, .json = true},
     {.name = "sarif", .make = make_format_renderer<SarifRenderer>, .json = true},
     {.name = "github", .make = make_format_renderer<GithubRenderer>, .step_summary = true,
-     .log_lines = true},
+     .log_lines = true, .workflow_commands = true},
     {.name = "junit", .make = make_format_renderer<JunitRenderer>},
     {.name = "rdjson", .make = make_format_renderer<RdjsonRenderer>, .json = true},
     {.name = "gitlab", .make = make_format_renderer<GitlabRenderer>, .json = true},

@@ -1,7 +1,8 @@
 // The report formats that `--format` names, one row each, with everything the tool asks of a
 // format: which renderer writes it, whether it is JSON, coloured, drawn, and so on. Nothing
-// outside this table compares a format's name: a new format is one row in formats.cc and
-// one renderer file.
+// outside this table compares a format's name to decide what to do with it (the report
+// property names json and sarif only to check their documents' own keys): a new format is
+// one row in formats.cc and one renderer file.
 #pragma once
 
 #include <memory>
@@ -40,6 +41,9 @@ struct ReportFormat {
   // Read line by line in terminals and CI logs: no raw control byte, and no line that a name
   // begins and GitHub would run as a workflow command (checked by the report property).
   bool log_lines = false;
+  // The report itself is GitHub workflow commands (`::error title=...`): only its own lines may
+  // start with '::' (checked by the report property).
+  bool workflow_commands = false;
 };
 
 // Every format, in the order `--help` lists them.
