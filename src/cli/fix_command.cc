@@ -120,6 +120,7 @@ Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
   output->excludes(in_place);
   cmd->callback([options, output, in_place] {
+    // CLI11's way for a callback to refuse: main.cc reports it as any missing option.
     if (!options->dry_run && output->count() == 0 && in_place->count() == 0)
       throw CLI::RequiredError("--output, --in-place or --dry-run");
   });

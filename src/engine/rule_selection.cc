@@ -18,20 +18,26 @@ Status filter_from_config(const std::filesystem::path& config_file, const Comman
   return {};
 }
 
-bool RuleSelection::resolve(const std::vector<DiscoveredFile>& files, std::vector<std::string>& errors) {
+std::vector<std::string> RuleSelection::resolve(const std::vector<DiscoveredFile>& files) {
   filter_of_.clear();
   catalog_of_.clear();
-  if (sources_.no_config) return select_for_config({}, files.size(), errors);
-  if (!sources_.config.empty()) return select_for_config(sources_.config, files.size(), errors);
-  if (files.empty()) return select_for_config({}, 0, errors);  // still validate --select/--ignore
+  std::vector<std::string> errors;
+  if (sources_.no_config || !sources_.config.empty() || files.empty()) {
+    // One config for every file: none, the --config file, or none for no file at all (the
+    // command line's --select and --ignore are still validated).
+    const std::filesystem::path config =
+        sources_.no_config ? std::filesystem::path() : std::filesystem::path(sources_.config);
+    select_for_config(config, files.size(), errors);
+    return errors;
+  }
   for (const DiscoveredFile& file : files) {
     // Files of one folder share their config: look it up once per folder.
     std::filesystem::path folder = file.path.parent_path();
     auto found = found_in_.find(folder);
     if (found == found_in_.end()) found = found_in_.emplace(folder, find_config(file.path)).first;
-    if (!select_for_config(found->second.value_or(std::filesystem::path()), 1, errors)) return false;
+    if (!select_for_config(found->second.value_or(std::filesystem::path()), 1, errors)) break;
   }
-  return true;
+  return errors;
 }
 
 bool RuleSelection::select_for_config(const std::filesystem::path& config_file, std::size_t times,

@@ -38,9 +38,9 @@ class RuleSelection {
   RuleSelection(const RuleRegistry& registry, const RuleSources& sources)
       : registry_(registry), sources_(sources) {}
 
-  // Fills filters() and catalogs() with one entry per file. False, with every reason in
-  // `errors`, when a config, a selector or an op schema file is invalid.
-  bool resolve(const std::vector<DiscoveredFile>& files, std::vector<std::string>& errors);
+  // Fills filters() and catalogs() with one entry per file. Every reason it cannot (a
+  // config, a selector or an op schema file is invalid), one message each; empty on success.
+  [[nodiscard]] std::vector<std::string> resolve(const std::vector<DiscoveredFile>& files);
 
   // Per file, in the order resolve() saw them; they live as long as this object.
   const std::vector<const RuleFilter*>& filters() const { return filter_of_; }

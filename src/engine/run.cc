@@ -192,8 +192,8 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   for (DiscoveredFile& file : named)
     if (is_stdin(file.path)) file.path = stdin_name;
   RuleSelection selection(registry, options.rules);
-  std::vector<std::string> selection_errors;
-  if (!selection.resolve(named, selection_errors)) {
+  const std::vector<std::string> selection_errors = selection.resolve(named);
+  if (!selection_errors.empty()) {
     report.errors.insert(report.errors.end(), selection_errors.begin(), selection_errors.end());
     report.stopped = true;
     return report;

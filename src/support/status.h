@@ -7,8 +7,8 @@
 // is wrong with it, without a trailing newline. Callers add context in front ("reading
 // --baseline FILE: ...") rather than wrapping it in a second convention.
 //
-// Exceptions are not errors in this sense: they stay only where a library throws them (simdjson,
-// toml++, std::filesystem) and are caught at the nearest boundary, which documents why.
+// Exceptions are not errors in this sense: the few that stay (allocation, programming errors,
+// two internal unwinds, CLI11) are listed with the reason for each in CONTRIBUTING.md.
 #pragma once
 
 #include <string>

@@ -29,14 +29,12 @@ std::vector<std::string> SchemaCatalog::add_text(std::string_view text, std::str
     ++line_number;
     if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    SchemaParseError error;
-    std::optional<ParsedSchema> parsed = parse_schema(line, &error);
-    if (!parsed) {
+    Expected<ParsedSchema> parsed = parse_schema(line);
+    if (!parsed.ok()) {
       // Only a short printable excerpt: the file may be anything a config names.
       if (problems.size() < kMaxProblemsPerFile) {
-        problems.push_back(fmt::format("{}:{}: not an operator schema ({} at column {}): {}", source_name,
-                                       line_number, error.message, error.column + 1,
-                                       printable_excerpt(line, 80)));
+        problems.push_back(fmt::format("{}:{}: not an operator schema ({}): {}", source_name,
+                                       line_number, parsed.message(), printable_excerpt(line, 80)));
       } else if (problems.size() == kMaxProblemsPerFile) {
         problems.push_back(fmt::format("{}: more lines are not operator schemas; only the first {} are "
                                        "shown", source_name, kMaxProblemsPerFile));

@@ -305,7 +305,7 @@ class SchemaParser {
   std::map<std::string, int> numbers_;
 };
 
-std::optional<ParsedSchema> parse_schema(std::string_view text, SchemaParseError* error) {
+Expected<ParsedSchema> parse_schema(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
     text.remove_suffix(1);
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -313,8 +313,7 @@ std::optional<ParsedSchema> parse_schema(std::string_view text, SchemaParseError
   try {
     return parser.parse();
   } catch (const Failure& failure) {
-    if (error != nullptr) *error = {failure.column, failure.message};
-    return std::nullopt;
+    return Status::error(failure.message + " at column " + std::to_string(failure.column + 1));
   }
 }
 

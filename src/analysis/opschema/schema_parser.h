@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/opschema/op_table.h"
+#include "support/status.h"
 
 namespace pt2lint::opschema {
 
@@ -48,12 +49,8 @@ class ParsedSchema {
   std::vector<ReturnRecord> returns_;
 };
 
-struct SchemaParseError {
-  std::size_t column = 0;  // 0-based offset into the text
-  std::string message;
-};
-
-// Parses one schema; on failure returns nullopt and fills `error` when given.
-std::optional<ParsedSchema> parse_schema(std::string_view text, SchemaParseError* error = nullptr);
+// Parses one schema; on failure, what is wrong and where: "expected ')' at column 12"
+// (1-based, in the text as given, surrounding white space removed).
+Expected<ParsedSchema> parse_schema(std::string_view text);
 
 }  // namespace pt2lint::opschema
