@@ -34,8 +34,7 @@ void set_input_name(ir::InputSpec& spec, const std::string& name) {
   }
 }
 
-}  // namespace
-
+// A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
 ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
                                 std::string_view target) {
   ir::OutputSpec spec;
@@ -54,6 +53,8 @@ ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& outpu
   }
   return spec;
 }
+
+}  // namespace
 
 std::string_view OutputSlot::value() const { return argument_value_name(output); }
 

@@ -38,8 +38,4 @@ void write_draft(const SignatureDraft& draft, ir::ExportedProgram& program);
 // Fails, saying why, when the edit does not apply (an index out of range, ...).
 Status apply_edit(SignatureDraft& draft, const SignatureEdit& edit);
 
-// A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
-ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
-                                std::string_view target);
-
 }  // namespace pt2lint::diagnosis

@@ -65,8 +65,6 @@ class NodeContextSink final : public DiagnosticSink {
   DiagnosticSink& next_;
 };
 
-}  // namespace
-
 std::string_view layout_name(ir::ArchiveLayout layout) {
   switch (layout) {
     case ir::LAYOUT_PT2_ARCHIVE: return "pt2";
@@ -76,6 +74,8 @@ std::string_view layout_name(ir::ArchiveLayout layout) {
     default: return "unknown";
   }
 }
+
+}  // namespace
 
 ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
                                      bool loaded_cleanly,

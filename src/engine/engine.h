@@ -52,6 +52,4 @@ class Engine {
   OpKnowledge ops_;
 };
 
-std::string_view layout_name(ir::ArchiveLayout layout);
-
 }  // namespace pt2lint

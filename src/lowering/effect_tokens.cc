@@ -9,6 +9,8 @@
 namespace pt2lint::lowering {
 namespace {
 
+bool is_effectful_op(std::string_view target);
+
 // torch/_higher_order_ops/effects.py registers these as ordered side effects; custom ops
 // registered with _register_effectful_op are not known here.
 constexpr std::string_view kEffectfulOps[] = {"torch.ops.aten._print.default"};
@@ -39,13 +41,14 @@ ir::TensorMeta token_meta() {
   return meta;
 }
 
-}  // namespace
-
+// Whether `target` ("torch.ops.aten._print.default") is an op PyTorch orders with tokens.
 bool is_effectful_op(std::string_view target) {
   for (std::string_view op : kEffectfulOps)
     if (op == target) return true;
   return false;
 }
+
+}  // namespace
 
 Status thread_effect_tokens(ir::ExportedProgram& program) {
   ir::GraphModule& module = *program.mutable_graph_module();

@@ -11,9 +11,6 @@
 
 namespace pt2lint::lowering {
 
-// Whether `target` ("torch.ops.aten._print.default") is an op PyTorch orders with tokens.
-bool is_effectful_op(std::string_view target);
-
 // Threads tokens through the top-level effectful calls of a lowered program; fails, saying
 // why, on an effectful op inside a subgraph.
 Status thread_effect_tokens(ir::ExportedProgram& program);

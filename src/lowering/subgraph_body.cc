@@ -9,6 +9,8 @@
 
 namespace pt2lint::lowering {
 
+namespace {
+
 Expected<FunctionalBody> functionalize_body(const ir::Graph& body) {
   FunctionalBody result;
   // The body as a program of its own: every input a user input, every output a user output,
@@ -48,6 +50,8 @@ Expected<FunctionalBody> functionalize_body(const ir::Graph& body) {
   if (!new_values.empty()) result.graph.set_is_single_tensor_return(false);
   return result;
 }
+
+}  // namespace
 
 bool has_graph_argument(const ir::Node& node) {
   for (const ir::NamedArgument& input : node.inputs())

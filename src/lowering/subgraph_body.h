@@ -21,8 +21,6 @@ struct FunctionalBody {
   int writes = 0;                   // in-place writes rewritten inside
 };
 
-Expected<FunctionalBody> functionalize_body(const ir::Graph& body);
-
 // What the caller's functionalizer lends to the lowering of one call node.
 struct CallerValues {
   std::function<std::string(const std::string&)> read;  // the name that holds a value now

@@ -318,6 +318,9 @@ std::string_view mutation_name(Mutation mutation) {
   return "?";
 }
 
+namespace {
+
+// Applies `mutation` at a random place of `set`; false when it has nowhere to apply.
 bool apply_mutation(ir::ProgramSet& set, Mutation mutation, Rng& rng) {
   if (set.programs_size() == 0) return false;
   ir::Program& p = some_program(set, rng);
@@ -341,6 +344,8 @@ bool apply_mutation(ir::ProgramSet& set, Mutation mutation, Rng& rng) {
   }
   return false;
 }
+
+}  // namespace
 
 std::optional<Mutation> mutate(ir::ProgramSet& set, Rng& rng) {
   for (int attempt = 0; attempt < 8; ++attempt) {

@@ -34,9 +34,6 @@ enum class Mutation {
 
 std::string_view mutation_name(Mutation mutation);
 
-// Applies `mutation` at a random place of `set`; false when it has nowhere to apply.
-bool apply_mutation(ir::ProgramSet& set, Mutation mutation, std::mt19937_64& rng);
-
 // Applies one mutation of a random kind (retrying other kinds when one does not apply).
 std::optional<Mutation> mutate(ir::ProgramSet& set, std::mt19937_64& rng);
 

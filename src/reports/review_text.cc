@@ -5,7 +5,10 @@
 #include "reports/finding_anchor.h"
 
 namespace pt2lint {
+namespace {
 
+// "explains 7 more findings (7 PT301 mutation-value-derives-from-target)"; "" when the
+// finding groups nothing.
 std::string explains_more(const FileResult& file, const Finding& primary) {
   if (primary.related.empty()) return {};
   std::map<std::string, int> per_rule;
@@ -23,6 +26,9 @@ std::string explains_more(const FileResult& file, const Finding& primary) {
   return text + ")";
 }
 
+// "caused by the swap reported as PT205 one-mutation-per-buffer (finding 3)"; "" when the
+// finding is not grouped under a primary. Findings are numbered from 1, as
+// `pt2lint graph FILE --finding N` counts them.
 std::string caused_by(const FileResult& file, const Finding& finding) {
   if (!finding.cause || *finding.cause < 0 ||
       static_cast<std::size_t>(*finding.cause) >= file.findings.size())
@@ -32,6 +38,8 @@ std::string caused_by(const FileResult& file, const Finding& finding) {
   return "caused by the " + cause + " reported as " + primary.rule_id + " " + primary.rule_name +
          " (finding " + std::to_string(*finding.cause + 1) + ")";
 }
+
+}  // namespace
 
 std::string review_message(const FileResult& file, const Finding& finding,
                            std::string_view separator) {

@@ -10,15 +10,6 @@
 
 namespace pt2lint {
 
-// "explains 7 more findings (7 PT301 mutation-value-derives-from-target)"; "" when the
-// finding groups nothing.
-std::string explains_more(const FileResult& file, const Finding& primary);
-
-// "caused by the swap reported as PT205 one-mutation-per-buffer (finding 3)"; "" when the
-// finding is not grouped under a primary. Findings are numbered from 1, as
-// `pt2lint graph FILE --finding N` counts them.
-std::string caused_by(const FileResult& file, const Finding& finding);
-
 // The message, then "note: ...", "fix: ..." and the grouping line, joined by `separator`.
 std::string review_message(const FileResult& file, const Finding& finding,
                            std::string_view separator);

@@ -8,6 +8,9 @@
 namespace pt2lint {
 namespace {
 
+// " (baselined)" after a finding's severity when a baseline holds it, "" otherwise.
+const char* baselined_mark(const Finding& f) { return f.baselined ? " (baselined)" : ""; }
+
 std::string count_of(std::size_t count, std::size_t baselined, std::string_view noun) {
   std::string text = fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
   if (baselined > 0) text += fmt::format(" ({} baselined)", baselined);

@@ -32,9 +32,6 @@ std::string closing_summary(const ReportCounts& counts);
 // of its findings) and how many `pt2lint fix` can repair, tab-separated, as ruff prints them.
 void write_statistics(const RunReport& report, std::ostream& out);
 
-// " (baselined)" after a finding's severity when a baseline holds it, "" otherwise.
-inline const char* baselined_mark(const Finding& f) { return f.baselined ? " (baselined)" : ""; }
-
 // "gen_corpus.py:128 in forward: `x = self.conv(x)`": the user's line that made the node,
 // mapped by `source_root` as SARIF maps it; "" when the stack trace names none.
 std::string user_source_line(const Finding& f, const std::string& source_root);

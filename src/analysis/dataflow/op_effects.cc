@@ -49,11 +49,12 @@ void visit(const ir::Argument& arg, const std::function<void(std::string_view)>&
 constexpr std::array<std::string_view, 4> kModelled = {"with_effects", "out_dtype", "run_and_save_rng_state",
                                                        "run_with_rng_state"};
 
-}  // namespace
-
+// Every tensor value an argument holds, at any depth of lists and dicts (bounded), in order.
 void for_each_tensor_value(const ir::Argument& arg, const std::function<void(std::string_view)>& fn) {
   visit(arg, fn, 0);
 }
+
+}  // namespace
 
 std::vector<std::string_view> node_tensor_values(const ir::Node& node) {
   std::vector<std::string_view> values;
@@ -64,6 +65,9 @@ std::vector<std::string_view> node_tensor_values(const ir::Node& node) {
   return values;
 }
 
+namespace {
+
+// Higher-order ops without subgraphs whose effects pt2lint models (or knows to be none).
 bool is_modelled_higher_order_op(std::string_view target) {
   if (!target.starts_with(kHigherOrderPrefix)) return false;
   const std::string_view op = target.substr(kHigherOrderPrefix.size());
@@ -71,6 +75,8 @@ bool is_modelled_higher_order_op(std::string_view target) {
     if (op == known) return true;
   return false;
 }
+
+}  // namespace
 
 const char* const kUnknownSchema = "whose schema pt2lint does not know";
 

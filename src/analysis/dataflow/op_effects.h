@@ -40,13 +40,9 @@ Status check_effects_known(const ProgramIndex& index, NodeOps& ops, int node, Di
 // check_effects_known's clause for an op of unknown schema.
 extern const char* const kUnknownSchema;
 
-// Every tensor value an argument holds, at any depth of lists and dicts (bounded), in order.
-void for_each_tensor_value(const ir::Argument& arg, const std::function<void(std::string_view)>& fn);
-// The same for every input of `node`, graph arguments excluded.
+// Every tensor value of every input of `node`, at any depth of lists and dicts (bounded), in
+// order; graph arguments excluded.
 std::vector<std::string_view> node_tensor_values(const ir::Node& node);
-
-// Higher-order ops without subgraphs whose effects pt2lint models (or knows to be none).
-bool is_modelled_higher_order_op(std::string_view target);
 
 }  // namespace dataflow
 }  // namespace pt2lint

@@ -92,10 +92,14 @@ std::string_view step_kind_name(StepKind kind) {
   return "";
 }
 
+namespace {
+
 bool is_update_step(StepKind kind) {
   return kind == StepKind::kInPlace || kind == StepKind::kFunctionalOut ||
          kind == StepKind::kWriteForm || kind == StepKind::kFunctionalTwin;
 }
+
+}  // namespace
 
 ValueTracer::ValueTracer(const ProgramIndex& index, NodeOps& ops) : index_(index), ops_(ops) {}
 

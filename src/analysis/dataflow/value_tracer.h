@@ -32,7 +32,6 @@ enum class StepKind : unsigned char {
 };
 
 std::string_view step_kind_name(StepKind kind);
-bool is_update_step(StepKind kind);
 
 // One step back from a value.
 struct TraceStep {

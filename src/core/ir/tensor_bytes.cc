@@ -57,10 +57,15 @@ std::optional<std::uint64_t> scalar_type_size(int dtype) {
   return info->bytes;
 }
 
+namespace {
+
+// "float32", "int64", ...; "dtype <code>" for unknown codes.
 std::string scalar_type_name(int dtype) {
   const ScalarTypeInfo* info = find_scalar_type(dtype);
   return info ? std::string(info->name) : fmt::format("dtype {}", dtype);
 }
+
+}  // namespace
 
 std::optional<std::uint64_t> required_storage_bytes(const ir::TensorMeta& meta) {
   std::optional<std::uint64_t> element = scalar_type_size(meta.dtype());
@@ -98,6 +103,9 @@ std::optional<std::uint64_t> required_storage_bytes(const ir::TensorMeta& meta) 
   return bytes;
 }
 
+namespace {
+
+// "float32 [4, 4] strides [4, 1] offset 0", for messages. Symbolic entries print as "?".
 std::string describe_tensor_meta(const ir::TensorMeta& meta) {
   std::string offset = !meta.has_storage_offset()            ? "0"
                        : meta.storage_offset().has_as_int() ? std::to_string(meta.storage_offset().as_int())
@@ -105,6 +113,8 @@ std::string describe_tensor_meta(const ir::TensorMeta& meta) {
   return fmt::format("{} {} strides {} offset {}", scalar_type_name(meta.dtype()),
                      describe_ints(meta.sizes()), describe_ints(meta.strides()), offset);
 }
+
+}  // namespace
 
 RecordFit check_record_fits(std::uint64_t record_bytes, const ir::TensorMeta& meta) {
   // torch.export.load turns a 0-byte raw record into torch.zeros(sizes): a fake/empty tensor.

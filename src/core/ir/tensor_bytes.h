@@ -15,17 +15,12 @@ namespace pt2lint {
 // Bytes per element of a schema ScalarType code (format doc 2.2), nullopt for UNKNOWN and
 // codes this build does not know.
 std::optional<std::uint64_t> scalar_type_size(int dtype);
-// "float32", "int64", ...; "dtype <code>" for unknown codes.
-std::string scalar_type_name(int dtype);
 
 // Bytes as_strided(sizes, strides, storage_offset) reaches: 0 for an empty tensor, else
 // (offset + sum((size_i - 1) * stride_i) + 1) * element size. Missing strides mean
 // contiguous. nullopt when it cannot be known statically: symbolic sizes, unknown dtype,
 // negative values, or a product beyond 64 bits.
 std::optional<std::uint64_t> required_storage_bytes(const ir::TensorMeta& meta);
-
-// "float32 [4, 4] strides [4, 1] offset 0", for messages. Symbolic entries print as "?".
-std::string describe_tensor_meta(const ir::TensorMeta& meta);
 
 // Whether a record of `record_bytes` can hold the tensor, and why not in words.
 struct RecordFit {

@@ -37,8 +37,7 @@ bool is_control(char32_t c) {
   return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029;
 }
 
-}  // namespace
-
+// Whether `text` needs inert_text at all: the common case costs one scan, no copy.
 bool is_inert_text(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -54,6 +53,8 @@ bool is_inert_text(std::string_view text) {
   }
   return true;
 }
+
+}  // namespace
 
 std::string inert_text(std::string_view text, Newlines newlines) {
   if (is_inert_text(text)) return std::string(text);

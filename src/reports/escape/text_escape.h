@@ -17,9 +17,6 @@ enum class Newlines { kEscape, kKeep };
 // stays (for outputs that encode it themselves, as GitHub's %0A).
 std::string inert_text(std::string_view text, Newlines newlines = Newlines::kEscape);
 
-// Whether `text` needs inert_text at all: the common case costs one scan, no copy.
-bool is_inert_text(std::string_view text);
-
 // A path at the start of a line: inert, and a relative one starting with ':' written as
 // './:...' (the same file) so that no line a file's name begins is a workflow command.
 std::string inert_line_start(std::string_view path);

@@ -28,8 +28,7 @@ bool has_dataflow(const Picture& picture) {
   return false;
 }
 
-}  // namespace
-
+// Sets each finding's picture, drawn in `language`, where the picture shows some dataflow.
 void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
                            PictureLanguage language) {
   // One index per program that has findings, built on first use.
@@ -55,6 +54,8 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
     finding.picture = out.str();
   }
 }
+
+}  // namespace
 
 CheckedFileObserver finding_picture_observer(PictureLanguage language) {
   if (language == PictureLanguage::kNone) return {};

@@ -12,9 +12,6 @@ namespace pt2lint::graph {
 // SVGs drawn for a page share the arrow markers of page_svg_defs() instead of repeating them.
 inline constexpr std::string_view kPageIdPrefix = "pt2lint-";
 
-void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult& result,
-                           PictureLanguage language);
-
 // The observer that draws the pictures of a format (ReportFormat::pictures) in `language`;
 // none ({}) for kNone, so that the formats without pictures pay nothing.
 CheckedFileObserver finding_picture_observer(PictureLanguage language);

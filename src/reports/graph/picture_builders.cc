@@ -11,6 +11,8 @@
 namespace pt2lint::graph {
 namespace {
 
+bool can_trace(const ProgramIndex& index);
+
 // The placeholder index of a state named by FQN, placeholder name or user-input name.
 int placeholder_of_state(const ProgramIndex& index, std::string_view state) {
   const auto& placeholders = index.placeholder_names();
@@ -204,11 +206,12 @@ class FindingPainter {
   ContractPictureBuilder builder_;
 };
 
-}  // namespace
-
+// Whether values of the program may be traced: its SSA form is sound.
 bool can_trace(const ProgramIndex& index) {
   return index.ssa_facts().reads_defined && index.ssa_facts().names_unique;
 }
+
+}  // namespace
 
 Picture program_picture(const ProgramIndex& index, std::string title) {
   ContractPictureBuilder builder(index, can_trace(index));

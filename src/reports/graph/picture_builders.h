@@ -32,8 +32,5 @@ std::optional<Picture> state_picture(const ProgramIndex& index, std::string_view
 // `index` is null when the file has no readable program: the picture then says so.
 Picture finding_picture(const ProgramIndex* index, const Finding& finding, std::string title);
 
-// Whether values of the program may be traced: its SSA form is sound.
-bool can_trace(const ProgramIndex& index);
-
 }  // namespace graph
 }  // namespace pt2lint

@@ -86,6 +86,9 @@ std::string shown(std::string_view s, std::size_t limit) {
   return out;
 }
 
+namespace {
+
+// "an integer", "a string", ...: what a field's JSON value should be.
 const char* type_name(const pb::FieldDescriptor* fd) {
   switch (fd->cpp_type()) {
     case pb::FieldDescriptor::CPPTYPE_INT32:
@@ -101,6 +104,8 @@ const char* type_name(const pb::FieldDescriptor* fd) {
   }
   return "a value";
 }
+
+}  // namespace
 
 void Walker::structural(simdjson::error_code e) {
   if (fatal_) return;

@@ -27,8 +27,6 @@ namespace od = simdjson::ondemand;
 
 // Shows untrusted text in a message: bounded, with control bytes escaped.
 std::string shown(std::string_view s, std::size_t limit = 60);
-// "an integer", "a string", ...: what a field's JSON value should be.
-const char* type_name(const pb::FieldDescriptor* fd);
 
 // Whether `e` concerns one value (reported, and the value skipped) rather than the
 // document's structure (reading stops).
