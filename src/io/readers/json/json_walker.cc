@@ -88,8 +88,9 @@ std::string shown(std::string_view s, std::size_t limit) {
 
 namespace {
 
-// "an integer", "a string", ...: what a field's JSON value should be.
-const char* type_name(const pb::FieldDescriptor* fd) {
+// "an integer", "a string", ...: what a field's JSON value should be. Out of line: it is an
+// error path of the hot read_field, which stays small enough to inline where it is called.
+[[gnu::noinline]] const char* type_name(const pb::FieldDescriptor* fd) {
   switch (fd->cpp_type()) {
     case pb::FieldDescriptor::CPPTYPE_INT32:
     case pb::FieldDescriptor::CPPTYPE_INT64:
