@@ -70,24 +70,6 @@ class SeenMapKeys {
   std::size_t block_used_ = 0;
 };
 
-}  // namespace
-
-std::string shown(std::string_view s, std::size_t limit) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size() && i < limit; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (s.size() > limit) out += fmt::format("... ({} bytes)", s.size());
-  return out;
-}
-
-namespace {
-
 // "an integer", "a string", ...: what a field's JSON value should be. Out of line: it is an
 // error path of the hot read_field, which stays small enough to inline where it is called.
 [[gnu::noinline]] const char* type_name(const pb::FieldDescriptor* fd) {
@@ -107,6 +89,20 @@ namespace {
 }
 
 }  // namespace
+
+std::string shown(std::string_view s, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (s.size() > limit) out += fmt::format("... ({} bytes)", s.size());
+  return out;
+}
 
 void Walker::structural(simdjson::error_code e) {
   if (fatal_) return;
