@@ -12,7 +12,9 @@ The passes are tests/data/fix/corrupt_passes.py's, plus three of lost write-back
   erased_computation        the last write-back dropped with the nodes that computed it only:
                             no signature edit can restore it (`--against` must say so)
 
-usage: make_repairs.py PT2LINT OUT_DIR [--markdown]     (writes OUT_DIR/manifest.json)
+usage: make_repairs.py PT2LINT OUT_DIR [--markdown] [--models a,b] [--expect-min-repaired N]
+       make_repairs.py --table RESULTS.json        (docs/fix.md's table from judge_repairs.py's results)
+(writes OUT_DIR/manifest.json; exits 1 on any WRONG, or fewer repaired files than N)
 """
 import collections
 import json
@@ -158,14 +160,62 @@ def fix_against(pt2lint, clean, broken, out):
     return outcome, detail or said
 
 
+def label(case):
+    """safe / unsafe / ambiguous / out of reach / undetected / partial, as docs/fix.md counts them."""
+    local, detail = case["local"], case.get("detail", "")
+    if local in ("identical", "renamed", "equivalent"):
+        return "safe"
+    if local.startswith("unsafe+"):
+        return "unsafe"
+    if local == "refused":
+        return "ambiguous" if "ambiguous" in detail else "out of reach"
+    if local == "refused (erased)":
+        return "out of reach (erased)"
+    return local
+
+
+def print_table(results_path):
+    """The markdown table of docs/fix.md from the device's results.json."""
+    cases = json.load(open(results_path))["cases"]
+    cols = ["safe", "unsafe", "ambiguous", "out of reach", "out of reach (erased)", "undetected", "partial"]
+    rows = collections.defaultdict(collections.Counter)
+    device = collections.defaultdict(collections.Counter)
+    for c in cases:
+        key = (c["pass"], "--against" if "against" in c["command"] else "")
+        rows[key][label(c)] += 1
+        device[key][c.get("device")] += 1
+    print("| pass | `--against` | programs | " + " | ".join(cols) + " | PyTorch: equal to clean / WRONG |")
+    print("|---|---|---|" + "---|" * len(cols) + "---|")
+    total, total_dev = collections.Counter(), collections.Counter()
+    for key in sorted(rows):
+        total.update(rows[key])
+        total_dev.update(device[key])
+        equal, wrong = device[key]["equal to clean (3 steps)"], device[key]["WRONG"]
+        print(f"| `{key[0]}` | {'yes' if key[1] else ''} | {sum(rows[key].values())} | "
+              + " | ".join(str(rows[key][k]) for k in cols) + f" | {equal} / {wrong} |")
+    print(f"| **total** | | **{sum(total.values())}** | " + " | ".join(f"**{total[k]}**" for k in cols)
+          + f" | **{total_dev['equal to clean (3 steps)']} / {total_dev['WRONG']}** |")
+    controls = collections.Counter(c["control"].split(":")[0] for c in cases if c.get("control"))
+    print(f"\ncontrols (unrepaired defects run the same way): {dict(controls)}")
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    markdown = "--markdown" in sys.argv
+    argv = sys.argv[1:]
+    if argv and argv[0] == "--table":
+        print_table(argv[1])
+        return 0
+    option = lambda name: argv[argv.index(name) + 1] if name in argv else None  # noqa: E731
+    models = option("--models").split(",") if option("--models") else list(CLEAN)
+    expect_min = int(option("--expect-min-repaired") or 0)
+    values = {option("--models"), option("--expect-min-repaired")}
+    args = [a for a in argv if not a.startswith("--") and a not in values]
+    markdown = "--markdown" in argv
     pt2lint, out_dir = os.path.abspath(args[0]), os.path.abspath(args[1])
     for sub in ("clean", "defects", "repaired"):
         os.makedirs(os.path.join(out_dir, sub), exist_ok=True)
     cases = []
-    for model, (rel, family) in CLEAN.items():
+    for model in models:
+        rel, family = CLEAN[model]
         clean = os.path.join(out_dir, "clean", model + ".pt2")
         shutil.copyfile(os.path.join(REPO, rel), clean)
         for fn in PASSES:
@@ -208,6 +258,9 @@ def main():
     repaired = sum(1 for c in cases if "repaired" in c)
     print(f"total {len(cases)} runs over {len({c['defect'] for c in cases})} defective programs, "
           f"{repaired} repaired files: {dict(total)}")
+    if repaired < expect_min:
+        print(f"FAIL: {repaired} repaired files, expected at least {expect_min}")
+        return 1
     return 1 if any("WRONG" in c["local"] for c in cases) else 0
 
 
