@@ -13,6 +13,7 @@
 #include <set>
 
 #include "analysis/program_index.h"
+#include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 #include "diagnosis/rename_pattern.h"
 
@@ -119,6 +120,73 @@ bool Planner::place_by_elimination(const std::vector<int>& homeless, const std::
     retargets.push_back({i, *state, std::string(output_spec_target(slots[i].spec)), named, std::move(proof)});
   }
   return true;
+}
+
+void Planner::restore_fresh_copy_backs() {
+  const std::optional<std::size_t> leaves = out_spec_leaves();
+  if (!leaves) return;
+  const int surplus = user_output_count() - static_cast<int>(*leaves);
+  if (surplus <= 0) return;
+  auto& slots = draft_.outputs;
+  // Buffers no output writes back and the graph computes no update of: read-only state, or
+  // state overwritten whole whose write-back went missing.
+  std::vector<const DeclaredState*> unwritten;
+  for (const DeclaredState& state : states_) {
+    if (state.kind != StateKind::kBuffer || state.placeholder < 0 || !facts_.final_update(state.placeholder).empty())
+      continue;
+    const bool written = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+      std::optional<DeclaredState> named = resolve_target(s.spec);
+      return is_mutation_output(s.spec) && named && named->placeholder == state.placeholder;
+    });
+    if (!written) unwritten.push_back(&state);
+  }
+  auto meta_of_state = [&](const DeclaredState& s) -> const std::string& {
+    return facts_.fact(index_.placeholder_names()[s.placeholder]).meta;
+  };
+  // Each surplus output must be a fresh value with exactly one unwritten buffer of its shape and
+  // dtype; every other user output that could be one (fresh or of unknown origin, with such a
+  // buffer) makes the choice ambiguous, and then nothing is done here.
+  std::vector<std::pair<int, const DeclaredState*>> placed;
+  std::set<int> taken;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].is_user()) continue;
+    const ValueFact& fact = facts_.fact(slots[i].value());
+    if (fact.origin != Origin::kFresh && fact.origin != Origin::kUnknown) continue;
+    if (fact.meta.empty()) return;
+    const DeclaredState* only = nullptr;
+    int candidates = 0;
+    for (const DeclaredState* state : unwritten)
+      if (meta_of_state(*state) == fact.meta) ++candidates, only = state;
+    if (candidates == 0) continue;
+    if (candidates > 1 || fact.origin != Origin::kFresh || !taken.insert(only->placeholder).second) return;
+    const auto returned = std::count_if(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+      return s.value() == slots[i].value();
+    });
+    if (returned != 1) return;  // a value returned twice is extra-user-output's
+    placed.emplace_back(static_cast<int>(i), only);
+  }
+  if (static_cast<int>(placed.size()) != surplus) return;
+  RootCause cause{"write-back-as-user-output"};
+  cause.rules = {&kOutputArityMatchesCallSpec};
+  for (const auto& [i, state] : placed) {
+    cause.output_specs.push_back(slots[i].original);
+    cause.states.push_back(state->target);
+    cause.notes.push_back(spec_note(fmt::format("output_specs[{}] is declared a user output, but {}", i,
+                                                facts_.describe(slots[i].value())),
+                                    slots[i].original));
+    EditProof proof{EditEvidence::kDataflow,
+                    fmt::format("dataflow, the out_spec and elimination: the program returns {} user output(s) more "
+                                "than its out_spec's {} leaves, `{}` {} is a fresh value, and {} is the only buffer "
+                                "without a write-back of that shape and dtype",
+                                surplus, *leaves, slots[i].value(), facts_.fact(slots[i].value()).meta,
+                                state_words(*state))};
+    apply(cause, {EditOp::kRetarget, i, -1, std::string(mutation_spec_kind(state->kind)), state->target},
+          std::move(proof));
+  }
+  cause.message = placed.size() == 1
+                      ? fmt::format("the write-back of {} is declared a user output", state_words(*placed[0].second))
+                      : fmt::format("{} write-backs are declared user outputs", placed.size());
+  add_cause(std::move(cause));
 }
 
 }  // namespace pt2lint::diagnosis

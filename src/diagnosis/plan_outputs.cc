@@ -33,6 +33,7 @@ void Planner::plan_outputs() {
     if (!state_of_placeholder(static_cast<int>(p))) return;
   pair_write_backs();
   restore_lost_write_backs();
+  restore_fresh_copy_backs();
   drop_extra_user_outputs();
   order_layout();
 }

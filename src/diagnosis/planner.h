@@ -68,6 +68,9 @@ class Planner {
   bool place_by_elimination(const std::vector<int>& homeless, const std::vector<int>& stayed,
                             std::map<int, int>& written, std::vector<Retarget>& retargets);
   void restore_lost_write_backs();  // plan_lost_write_backs.cc
+  // The arity case for fresh values: a whole-state overwrite returned as a user output, one of
+  // the out_spec's surplus, goes back to the only unwritten buffer of its shape and dtype.
+  void restore_fresh_copy_backs();  // plan_elimination.cc
   void drop_extra_user_outputs();
   void order_layout();
   void move_tokens_first();
