@@ -1,4 +1,4 @@
-// `pt2lint fix PATH... (-o OUT | --in-place | --dry-run | --diff) [--unsafe-fixes]`: applies the
+// `pt2lint fix PATH... (-o OUT | --in-place | --dry-run | --diff) [--unsafe-fixes] [--against ORIGINAL]`: applies the
 // signature repairs the diagnosis can prove, copies everything else through untouched, checks
 // its own output and refuses to write anything that is not clean (docs/fix.md). Many files and
 // folders per call, as linters' fixers run; a summary line counts the outcomes.
@@ -26,6 +26,7 @@ struct FixFlags {
   bool dry_run = false;  // --dry-run and --diff: print the repair as a diff, write nothing
   bool unsafe_fixes = false;
   bool quiet = false;
+  std::string against;
 };
 
 void print_error_findings(const std::string& path, const std::vector<Finding>& findings) {
@@ -54,7 +55,8 @@ void print_file_fix(const FixFlags& flags, const FileFix& fix) {
   }
   if (fix.outcome == FixOutcome::kClean) {
     if (!flags.quiet)
-      std::cerr << fmt::format("pt2lint: '{}' is clean: nothing to repair, nothing written\n", fix.input);
+      std::cerr << fmt::format("pt2lint: '{}' is clean{}: nothing to repair, nothing written\n", fix.input,
+                               fix.kept_contract ? " and keeps ORIGINAL's mutation contract" : "");
     return;
   }
   if (!fix.loaded.usable()) {
@@ -81,6 +83,7 @@ int run_fix(const RuleRegistry& registry, const FixFlags& flags) {
   options.in_place = flags.in_place;
   options.dry_run = flags.dry_run;
   options.unsafe_fixes = flags.unsafe_fixes;
+  options.against = flags.against;
   options.on_file = [&flags](const FileFix& fix) { print_file_fix(flags, fix); };
   lowering::FixReport report = lowering::repair_paths(registry, options);
   switch (report.stop) {
@@ -89,6 +92,9 @@ int run_fix(const RuleRegistry& registry, const FixFlags& flags) {
       return kExitUsage;
     case lowering::FixStop::kOutputNeedsOneFile:
       print_error("-o names one output file: give one input file, or use --in-place or --dry-run for many");
+      return kExitUsage;
+    case lowering::FixStop::kBadOriginal:
+      print_error(report.original_error);
       return kExitUsage;
     case lowering::FixStop::kDone: break;
   }
@@ -117,6 +123,10 @@ Subcommand add_fix_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_flag("--dry-run,--diff", options->dry_run, "print each repair as a unified diff of the signature; write nothing");
   cmd->add_flag("--unsafe-fixes", options->unsafe_fixes,
                 "also apply edits decided only by name similarity (listed otherwise; docs/fix.md)");
+  cmd->add_option("--against", options->against,
+                  "ORIGINAL program: keep its mutation contract (restore lost write-backs whose values still "
+                  "exist; the result must pass `diff ORIGINAL`)")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
   output->excludes(in_place);
   cmd->callback([options, output, in_place] {

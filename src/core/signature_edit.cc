@@ -29,6 +29,7 @@ std::string_view edit_evidence_name(EditEvidence evidence) {
     case EditEvidence::kSavedState: return "saved-state";
     case EditEvidence::kMajority: return "majority";
     case EditEvidence::kNameSimilarity: return "name-similarity";
+    case EditEvidence::kOriginal: return "original";
   }
   return "";
 }

@@ -36,6 +36,8 @@ enum class EditEvidence {
   kSavedState,      // the saved weights and constants: is_param, torch.export's placeholder name
   kMajority,        // most of the sources (input spec, saved state, targets, placeholder) agree
   kNameSimilarity,  // only a near name picks among candidates of one shape and dtype
+  kOriginal,        // `fix --against ORIGINAL`: the value ORIGINAL writes back, still computed here
+                    // by the same ops from the same inputs
 };
 
 std::string_view edit_evidence_name(EditEvidence evidence);  // "dataflow", ... ("" for kNone)

@@ -22,18 +22,6 @@ std::string state_words(const DeclaredState& state) {
   return fmt::format("{} `{}`", state_kind_words(state.kind), state.target);
 }
 
-namespace {
-
-// A wrong write-back target and the state its value really updates.
-struct Retarget {
-  int slot;
-  DeclaredState meant;
-  std::string written;                 // the target as the spec names it
-  std::optional<DeclaredState> named;  // what that name resolves to, if anything
-};
-
-}  // namespace
-
 void Planner::plan_outputs() {
   if (!outputs_paired_) return;
   align_specs();
@@ -45,6 +33,7 @@ void Planner::plan_outputs() {
     if (!state_of_placeholder(static_cast<int>(p))) return;
   pair_write_backs();
   restore_lost_write_backs();
+  restore_fresh_copy_backs();
   drop_extra_user_outputs();
   order_layout();
 }
@@ -169,11 +158,12 @@ void Planner::pair_write_backs() {
   // write-back of the state it names, unless another output writes that state or its shape or
   // dtype is not the state's; then it is a user output, if the out_spec's leaf count says so.
   // A fresh value naming no declared state cannot be placed.
+  std::vector<int> nameless;  // fresh values whose target names no declared state
+  std::vector<int> stayed;    // fresh values left the write-back of the state they name
   for (int i : fresh) {
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     if (!named) {
-      unprovable.notes.push_back(facts_.describe(slots[i].value()) +
-                                 ", and its target names no declared state: which state it writes cannot be told");
+      nameless.push_back(i);
       continue;
     }
     auto other = written.find(named->placeholder);
@@ -182,6 +172,7 @@ void Planner::pair_write_backs() {
     const bool fits = meta.empty() || state_meta.empty() || meta == state_meta;
     if ((other == written.end() || other->second == i) && fits) {
       written[named->placeholder] = i;
+      stayed.push_back(i);
       continue;
     }
     to_user.push_back(i);
@@ -196,12 +187,26 @@ void Planner::pair_write_backs() {
         facts_.final_update(fact.placeholder) == fact.value)
       ++lost_returned;
   }
-  if (const std::optional<std::size_t> leaves = out_spec_leaves();
-      !to_user.empty() && !(leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned ==
-                                          static_cast<int>(*leaves)))
-    unprovable.notes.push_back(fmt::format(
-        "{} fresh value(s) are declared write-backs of states another output writes, and the out_spec's "
-        "leaf count does not say they are user outputs", to_user.size()));
+  const std::optional<std::size_t> leaves = out_spec_leaves();
+  const bool arity_says_user =
+      leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned == static_cast<int>(*leaves);
+  if ((!to_user.empty() && !arity_says_user) || !nameless.empty()) {
+    // Not user outputs: each is the write-back of a state, and when exactly one state is left
+    // for each (below), that is the one.
+    std::vector<int> homeless = nameless;
+    if (!arity_says_user) homeless.insert(homeless.end(), to_user.begin(), to_user.end());
+    if (place_by_elimination(homeless, stayed, written, retargets)) {
+      if (!arity_says_user) to_user.clear();
+    } else {
+      for (int i : nameless)
+        unprovable.notes.push_back(facts_.describe(slots[i].value()) +
+                                   ", and its target names no declared state: which state it writes cannot be told");
+      if (!to_user.empty() && !arity_says_user)
+        unprovable.notes.push_back(fmt::format(
+            "{} fresh value(s) are declared write-backs of states another output writes, and the out_spec's "
+            "leaf count does not say they are user outputs", to_user.size()));
+    }
+  }
   if (!untouched.empty())
     for (const Retarget& r : retargets)
       if (facts_.read_by_unknown_op(r.meant.placeholder))
@@ -210,7 +215,10 @@ void Planner::pair_write_backs() {
             state_words(r.meant)));
   if (!unprovable.notes.empty()) {
     unprovable.message = "the write-backs are paired wrongly, but no single pairing can be proven";
-    unprovable.ambiguity = "some output values have no known update origin (see the notes)";
+    // The reasons go into the ambiguity itself: it is what `check`'s note and `fix`'s refusal quote.
+    std::string why;
+    for (const Note& note : unprovable.notes) why += (why.empty() ? "" : "; ") + note.text;
+    unprovable.ambiguity = "some output values have no known update origin: " + why;
     add_cause(std::move(unprovable));
     return;
   }
@@ -239,7 +247,7 @@ void Planner::pair_write_backs() {
       follow.states.push_back(r.meant.target);
       follow.notes.push_back(fmt::format("`{}` -> `{}`", r.written, r.meant.target));
       apply(follow, {EditOp::kRename, r.slot, -1, std::string(mutation_spec_kind(r.meant.kind)),
-                     r.meant.target, {}, r.written});
+                     r.meant.target, {}, r.written}, r.proof);
     }
     follow.message = fmt::format(
         "the state was renamed ({}) in its input specs and saved state, but {} write-back target(s) "
@@ -258,7 +266,7 @@ void Planner::pair_write_backs() {
       rename.output_specs.push_back(original);
       rename.states.push_back(r.meant.target);
       rename.notes.push_back(fmt::format("`{}` -> `{}`", r.meant.target, r.written));
-      apply(rename, {EditOp::kRename, r.slot, -1, kind, r.meant.target, {}, r.written});
+      apply(rename, {EditOp::kRename, r.slot, -1, kind, r.meant.target, {}, r.written}, r.proof);
       continue;
     }
     const bool permuted = r.named && std::any_of(retargets.begin(), retargets.end(), [&](const Retarget& o) {
@@ -272,7 +280,7 @@ void Planner::pair_write_backs() {
     cause.notes.push_back(spec_note(fmt::format("output_specs[{}] names `{}`, but {}", r.slot, r.written,
                                                 facts_.describe(value)),
                                     original));
-    apply(cause, {EditOp::kRetarget, r.slot, -1, kind, r.meant.target});
+    apply(cause, {EditOp::kRetarget, r.slot, -1, kind, r.meant.target}, r.proof);
   }
   for (int i : to_user) {
     pairing.output_specs.push_back(slots[i].original);

@@ -26,6 +26,15 @@ std::string state_words(const DeclaredState& state);
 // draft added (-1) has no place in the file yet, and its note none.
 Note spec_note(std::string text, int original);
 
+// A wrong write-back target and the state its value really is the write-back of.
+struct Retarget {
+  int slot;
+  DeclaredState meant;
+  std::string written;                 // the target as the spec names it
+  std::optional<DeclaredState> named;  // what that name resolves to, if anything
+  EditProof proof{};                   // when not the cause's own (placed by elimination)
+};
+
 class Planner {
  public:
   Planner(const ProgramIndex& index, SignatureDraft draft, bool outputs_paired)
@@ -53,7 +62,15 @@ class Planner {
   // Output-side phases, in order (plan_outputs.cc).
   void align_specs();
   void pair_write_backs();
+  // Fresh write-back values that cannot stay where they are and are not user outputs: each
+  // goes to the one state left without a write-back of its shape and dtype, and the fresh values
+  // that stayed where they are (`stayed`) must have no other candidate (plan_elimination.cc).
+  bool place_by_elimination(const std::vector<int>& homeless, const std::vector<int>& stayed,
+                            std::map<int, int>& written, std::vector<Retarget>& retargets);
   void restore_lost_write_backs();  // plan_lost_write_backs.cc
+  // The arity case for fresh values: a whole-state overwrite returned as a user output, one of
+  // the out_spec's surplus, goes back to the only unwritten buffer of its shape and dtype.
+  void restore_fresh_copy_backs();  // plan_elimination.cc
   void drop_extra_user_outputs();
   void order_layout();
   void move_tokens_first();

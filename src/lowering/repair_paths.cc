@@ -1,17 +1,21 @@
 #include "lowering/repair_paths.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "diagnosis/promised_write_backs.h"
 #include "diagnosis/repair_program.h"
 #include "diagnosis/signature_text.h"
 #include "engine/engine.h"
 #include "engine/file_discovery.h"
 #include "io/writers/output_file.h"
 #include "lowering/rename_nested.h"
+#include "lowering/repair_against.h"
 #include "support/atomic_file.h"
 
 namespace pt2lint::lowering {
@@ -36,7 +40,7 @@ std::vector<Finding> error_findings_of(const RuleRegistry& registry, const std::
 // file with every rule, and renames it over the output (an atomic replace) only when it is
 // clean. The staging file's name is mkstemp's (support/atomic_file.h); every early return
 // removes it.
-void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fix) {
+void write_checked(const RuleRegistry& registry, const FixOptions& options, bool state_renamed, FileFix& fix) {
   Expected<AtomicFile> staged = AtomicFile::create(fix.output);
   if (!staged.ok()) {
     fix.error = staged.message();
@@ -57,6 +61,14 @@ void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fi
                             fix.input, fix.edits);
     return;
   }
+  if (!options.against.empty()) {
+    if (Status kept = keeps_contract(options.against, staging.string()); !kept.ok()) {
+      fix.outcome = FixOutcome::kOutOfReach;
+      fix.error = fmt::format("'{}' is out of reach: the repair ({} edit(s)) checks clean, but {}; nothing was written",
+                              fix.input, fix.edits, kept.message());
+      return;
+    }
+  }
   if (Status committed = staged->commit(); !committed.ok()) {
     fix.error = committed.message();
     return;
@@ -64,11 +76,55 @@ void write_checked(const RuleRegistry& registry, bool state_renamed, FileFix& fi
   fix.outcome = FixOutcome::kRepaired;
 }
 
+const ir::Program* counterpart(const LoadedPrograms* original, const ir::Program& program) {
+  if (original == nullptr) return nullptr;
+  for (const ir::Program& p : original->programs)
+    if (p.name() == program.name()) return &p;
+  return nullptr;
+}
+
+bool same_outputs(const ir::Program& a, const ir::Program& b) {
+  const auto& ga = a.program().graph_module();
+  const auto& gb = b.program().graph_module();
+  return ga.signature().SerializeAsString() == gb.signature().SerializeAsString() &&
+         ga.graph().outputs_size() == gb.graph().outputs_size() &&
+         std::equal(ga.graph().outputs().begin(), ga.graph().outputs().end(), gb.graph().outputs().begin(),
+                    [](const auto& x, const auto& y) { return x.SerializeAsString() == y.SerializeAsString(); });
+}
+
+// --against: the program's own evidence could not decide (or proposed nothing), and ORIGINAL's
+// output signature may: the repair that adopts it, or nullopt (with `why`) when it does not apply.
+std::optional<diagnosis::ProgramRepair> adopt_from_original(ir::Program& program, const ir::Program& original,
+                                                            std::string& why) {
+  diagnosis::PromisedRepair adopted = diagnosis::adopt_original_outputs(program, original);
+  if (!adopted.refusal.empty() || adopted.edits.empty()) {
+    why = adopted.refusal.empty() ? "ORIGINAL's output signature changes nothing" : adopted.refusal;
+    return std::nullopt;
+  }
+  diagnosis::ProgramRepair repair;
+  repair.causes = std::move(adopted.causes);
+  repair.edits = std::move(adopted.edits);
+  repair.before = std::move(adopted.before);
+  repair.after = std::move(adopted.after);
+  return repair;
+}
+
 // Repairs each program of `fix.loaded` in memory; false (with `fix` saying why) on a refusal.
-bool repair_loaded_programs(const FixOptions& options, FileFix& fix, bool& state_renamed) {
+bool repair_loaded_programs(const FixOptions& options, const LoadedPrograms* original, FileFix& fix,
+                            bool& state_renamed) {
   const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
   for (ir::Program& program : fix.loaded.programs) {
     diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
+    const ir::Program* before = counterpart(original, program);
+    if (before != nullptr && !repair.needs_unsafe && (!repair.refusal.empty() || repair.edits.empty()) &&
+        !same_outputs(program, *before)) {
+      std::string why;
+      if (std::optional<diagnosis::ProgramRepair> adopted = adopt_from_original(program, *before, why)) {
+        repair = std::move(*adopted);
+      } else if (!repair.refusal.empty()) {
+        repair.refusal += "; and ORIGINAL cannot decide it: " + why;
+      }
+    }
     if (!repair.refusal.empty()) {
       fix.outcome = repair.needs_unsafe ? FixOutcome::kNeedsUnsafe : FixOutcome::kOutOfReach;
       fix.error = fmt::format("{}:{}: {}: {}", fix.input, program.name(),
@@ -89,22 +145,33 @@ bool repair_loaded_programs(const FixOptions& options, FileFix& fix, bool& state
   return true;
 }
 
-FileFix fix_file(const RuleRegistry& registry, const FixOptions& options, const std::string& input,
-                 const std::string& output) {
+FileFix fix_file(const RuleRegistry& registry, const FixOptions& options, const LoadedPrograms* original,
+                 const std::string& input, const std::string& output) {
   FileFix fix;
   fix.input = input;
   fix.output = output;
   fix.errors_before = error_findings_of(registry, input);
   fix.loaded = load_programs(input);
   if (!fix.loaded.readable) return fix;  // kFailed
-  if (fix.errors_before.empty()) {
+  if (fix.errors_before.empty() && original == nullptr) {
     fix.outcome = FixOutcome::kClean;
     return fix;
   }
   fix.outcome = FixOutcome::kOutOfReach;
   if (!fix.loaded.usable()) return fix;
   bool state_renamed = false;
-  if (!repair_loaded_programs(options, fix, state_renamed)) return fix;
+  if (!fix.errors_before.empty() && !repair_loaded_programs(options, original, fix, state_renamed)) return fix;
+  if (original != nullptr && !restore_against(*original, fix)) return fix;
+  if (fix.edits == 0 && fix.errors_before.empty()) {
+    // --against on a file check finds clean, with no write to restore: it must keep the contract.
+    if (Status kept = keeps_contract(options.against, input); !kept.ok()) {
+      fix.error = fmt::format("'{}' is out of reach: {}, and no signature edit restores it", input, kept.message());
+      return fix;
+    }
+    fix.outcome = FixOutcome::kClean;
+    fix.kept_contract = true;
+    return fix;
+  }
   if (fix.edits == 0) {
     std::set<std::string> rules;
     for (const Finding& f : fix.errors_before) rules.insert(f.rule_id + " " + f.rule_name);
@@ -119,7 +186,7 @@ FileFix fix_file(const RuleRegistry& registry, const FixOptions& options, const 
     return fix;
   }
   fix.outcome = FixOutcome::kFailed;
-  write_checked(registry, state_renamed, fix);
+  write_checked(registry, options, state_renamed, fix);
   return fix;
 }
 
@@ -136,9 +203,26 @@ FixReport repair_paths(const RuleRegistry& registry, const FixOptions& options) 
     report.stop = FixStop::kOutputNeedsOneFile;
     return report;
   }
+  // --against: ORIGINAL's contract is the promise, so ORIGINAL itself must be a sound program.
+  LoadedPrograms original;
+  if (!options.against.empty()) {
+    original = load_programs(options.against);
+    const std::vector<Finding> errors = original.usable() ? error_findings_of(registry, options.against)
+                                                          : std::vector<Finding>{};
+    if (!original.usable() || !errors.empty()) {
+      report.stop = FixStop::kBadOriginal;
+      report.original_error =
+          !original.usable()
+              ? fmt::format("--against '{}' cannot be read as a program", options.against)
+              : fmt::format("--against '{}' has {} error finding(s) of its own ({}...): its contract is no promise to "
+                            "keep", options.against, errors.size(), errors.front().message);
+      return report;
+    }
+  }
   for (const DiscoveredFile& file : files) {
     const std::string input = file.path.string();
-    const FileFix fix = fix_file(registry, options, input, options.in_place ? input : options.output);
+    const FileFix fix = fix_file(registry, options, options.against.empty() ? nullptr : &original, input,
+                                 options.in_place ? input : options.output);
     ++report.counts[fix.outcome];
     if (options.on_file) options.on_file(fix);
   }

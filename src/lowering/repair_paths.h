@@ -48,6 +48,7 @@ struct FileFix {
   std::vector<Finding> remaining;      // the repaired file's error findings, which stop the write
   std::size_t edits = 0;               // edits applied, over all programs
   std::string diff;                    // the unified diff of every program's signature
+  bool kept_contract = false;          // --against: clean because it keeps ORIGINAL's contract
 };
 
 struct FixOptions {
@@ -56,6 +57,10 @@ struct FixOptions {
   bool in_place = false;            // each input is its own output
   bool dry_run = false;             // compute the repair and its diff; write nothing
   bool unsafe_fixes = false;        // also apply edits decided only by name similarity
+  // --against ORIGINAL: each file is a lowering or rewrite of ORIGINAL and must keep its mutation
+  // contract: lost write-backs whose values the file still computes come back, and the result
+  // must pass `diff ORIGINAL RESULT` (docs/fix.md, "fix --against").
+  std::string against;
   std::function<void(const FileFix&)> on_file;  // after each file, in order
 };
 
@@ -63,11 +68,13 @@ enum class FixStop {
   kDone,                // every file was tried
   kMissingPaths,        // `missing` paths do not exist: nothing was tried
   kOutputNeedsOneFile,  // -o with more than one file or a folder: nothing was tried
+  kBadOriginal,         // --against names a file that is unreadable or not clean (`original_error`)
 };
 
 struct FixReport {
   FixStop stop = FixStop::kDone;
   std::vector<std::string> missing;
+  std::string original_error;        // kBadOriginal: why
   std::map<FixOutcome, int> counts;  // files per outcome
   bool many = false;                 // more than one file, or a folder was walked
 };

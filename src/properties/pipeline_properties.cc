@@ -334,6 +334,43 @@ PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const Rule
   return result;
 }
 
+namespace {
+
+// One line per input spec, and per output spec with its graph output, as the signature says.
+std::vector<std::string> signature_lines_of(const ir::Program& program,
+                                            const std::map<std::string, std::string>& renamed) {
+  std::vector<std::string> lines;
+  const ir::GraphModule& gm = program.program().graph_module();
+  for (const ir::InputSpec& spec : gm.signature().input_specs()) lines.push_back("in " + spec.SerializeAsString());
+  for (int i = 0; i < gm.signature().output_specs_size(); ++i) {
+    ir::OutputSpec spec = gm.signature().output_specs(i);
+    if (std::string* target = mutation_target(spec); target != nullptr)
+      if (auto it = renamed.find(*target); it != renamed.end()) *target = it->second;
+    const std::string value = i < gm.graph().outputs_size() ? gm.graph().outputs(i).SerializeAsString() : "";
+    lines.push_back("out " + spec.SerializeAsString() + " " + value);
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> check_repair_restores_seed(const ir::Program& seed, const ir::Program& mutant,
+                                                    const RuleRegistry& registry, int& repairs_checked) {
+  ir::Program repaired = mutant;
+  const diagnosis::ProgramRepair repair = diagnosis::repair_program(repaired, {true});
+  if (!repair.refusal.empty() || repair.edits.empty()) return {};
+  if (check(repaired, registry).first_error() != nullptr) return {};  // fix refuses to write it
+  ++repairs_checked;
+  std::map<std::string, std::string> back;  // the name now -> the seed's, for followed renames
+  for (const auto& [from, to] : repair.followed_renames) back[to] = from;
+  const std::vector<std::string> want = signature_lines_of(seed, {}), got = signature_lines_of(repaired, back);
+  if (want == got) return {};
+  std::string edits;
+  for (const SignatureEdit& edit : repair.edits) edits += (edits.empty() ? "" : "; ") + describe_edit(edit);
+  return {fmt::format("fix-restores-the-seed: program `{}`: the repair ({}) does not give back the clean "
+                      "program's signature", mutant.name(), edits)};
+}
+
 std::string violation_property(const std::string& violation) {
   return violation.substr(0, violation.find(": "));
 }

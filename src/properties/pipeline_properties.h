@@ -35,6 +35,15 @@ struct PipelineOptions {
 PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const RuleRegistry& registry,
                             const PipelineOptions& options = {});
 
+// fix-restores-the-seed: `mutant` is the clean program `seed` with its signature mutated only
+// (write-back targets retargeted or swapped, output specs moved). A repair `fix` would write
+// (one that checks clean, unsafe edits included) must give back the seed's signature: the same
+// input specs, every write-back the seed's (state, value), under the renames the repair
+// records, and the same outputs in the same order. Anything else is a wrong repair. Returns
+// the violations ("fix-restores-the-seed: ..."); none when fix refuses or writes nothing.
+std::vector<std::string> check_repair_restores_seed(const ir::Program& seed, const ir::Program& mutant,
+                                                    const RuleRegistry& registry, int& repairs_checked);
+
 // The property a violation text names: its part before ": ".
 std::string violation_property(const std::string& violation);
 

@@ -42,3 +42,13 @@ add_test(NAME fix_passes
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_passes
                  ${_fix_pass_sources} ${_fix_device_sources})
 set_tests_properties(fix_passes PROPERTIES TIMEOUT 300 LABELS whole-corpus)
+
+# fix_repairs: issue 23's device set (data/device/repairs/make_repairs.py) on two of its real
+# exports: an encoder-decoder cache (fresh `copy_` overwrites the dataflow cannot tie to their
+# state) and BatchNorm in training; `fix` and `fix --against CLEAN` on every defect, each repair
+# the clean program (or a named partial or erased refusal), none WRONG. The device judged all ten.
+add_test(NAME fix_repairs
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/device/repairs/make_repairs.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_repairs
+                 --models encdec_cache,conv_bn_train --expect-min-repaired 38)
+set_tests_properties(fix_repairs PROPERTIES TIMEOUT 300 LABELS whole-corpus)

@@ -5,7 +5,8 @@ target_link_libraries(pt2lint_property_test PRIVATE pt2lint_library)
 set(_property_seeds ${CMAKE_SOURCE_DIR}/tests/golden/structural ${CMAKE_SOURCE_DIR}/tests/golden/dataflow
     ${CMAKE_SOURCE_DIR}/tests/golden/regressions ${CMAKE_SOURCE_DIR}/tests/data/device/zoo
     ${CMAKE_SOURCE_DIR}/tests/data/device/customops ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs
-    ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs ${CMAKE_SOURCE_DIR}/tests/data/device/soundness)
+    ${CMAKE_SOURCE_DIR}/tests/data/device/seedbugs ${CMAKE_SOURCE_DIR}/tests/data/device/soundness
+    ${CMAKE_SOURCE_DIR}/tests/data/fix/device/clean)
 if(PT2LINT_SANITIZE)
   set(_property_mutations 3000)
   set(_property_max_ms 20000)

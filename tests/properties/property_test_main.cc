@@ -56,6 +56,7 @@ std::vector<fs::path> program_files(const std::vector<fs::path>& paths, std::uin
 struct Seed {
   fs::path path;
   ir::ProgramSet set;
+  bool clean = false;  // check finds no error in it (set by its own run)
 };
 
 }  // namespace
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
 
   std::mt19937_64 rng(args.seed);
   std::map<std::string, int> applied, broken;
-  int executions = 0, failures = 0, repairs_checked = 0;
+  int executions = 0, failures = 0, repairs_checked = 0, seed_repairs = 0;
   double slowest_ms = 0;
   std::string slowest;
   auto run = [&](const ir::ProgramSet& set, const std::string& what) {
@@ -115,26 +116,45 @@ int main(int argc, char** argv) {
       std::ofstream(out) << "# " << what << "\n# " << v << '\n' << text;
       std::cout << "  saved as " << out.string() << '\n';
     }
+    return std::none_of(result.findings.begin(), result.findings.end(),
+                        [](const Finding& f) { return f.severity == Severity::kError; });
   };
 
-  for (const Seed& seed : seeds) run(seed.set, seed.path.string());
+  for (Seed& seed : seeds) seed.clean = run(seed.set, seed.path.string());
   for (int i = 0; i < args.mutations; ++i) {
     const Seed& seed = seeds[static_cast<std::size_t>(i) % seeds.size()];
     ir::ProgramSet set = seed.set;
     std::string what = seed.path.string() + " after";
     const int rounds = 1 + static_cast<int>(rng() % 3);
+    bool signature_only = true;  // only write-back targets and output specs were mutated
     for (int r = 0; r < rounds; ++r) {
       if (auto kind = properties::mutate(set, rng)) {
         ++applied[std::string(properties::mutation_name(*kind))];
         what += " " + std::string(properties::mutation_name(*kind));
+        signature_only = signature_only && (*kind == properties::Mutation::kRetargetMutationOutput ||
+                                            *kind == properties::Mutation::kSwapMutationTargets ||
+                                            *kind == properties::Mutation::kMoveOutputSpec);
       }
     }
-    run(set, fmt::format("{} (mutant {} of --seed {})", what, i, args.seed));
+    const std::string label = fmt::format("{} (mutant {} of --seed {})", what, i, args.seed);
+    run(set, label);
+    // A repair of a clean seed's signature mutant must be the seed (fix-restores-the-seed).
+    if (signature_only && seed.clean && set.programs_size() == seed.set.programs_size()) {
+      for (int p = 0; p < set.programs_size(); ++p) {
+        for (const std::string& v : properties::check_repair_restores_seed(seed.set.programs(p), set.programs(p),
+                                                                           registry, seed_repairs)) {
+          ++broken[properties::violation_property(v)];
+          if (++failures <= 20) std::cout << "FAIL " << label << "\n  " << v << std::endl;
+        }
+      }
+    }
   }
 
   std::cout << fmt::format("{} seeds, {} executions, {} property violations; slowest {:.1f} ms ({})\n", seeds.size(),
                            executions, failures, slowest_ms, slowest);
   std::cout << fmt::format("  {} repairs that fix would write, checked by fix-keeps-right-writes\n", repairs_checked);
+  std::cout << fmt::format("  {} repairs of clean seeds' signature mutants, checked by fix-restores-the-seed\n",
+                           seed_repairs);
   for (const auto& [kind, n] : applied) std::cout << fmt::format("  mutation {:<28} {:>6}\n", kind, n);
   for (const auto& [property, n] : broken) std::cout << fmt::format("  BROKEN {:<30} {:>6}\n", property, n);
   return failures == 0 ? 0 : 1;

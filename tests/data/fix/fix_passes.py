@@ -94,6 +94,11 @@ def judge(pt2lint, clean, broken, out, unsafe=False):
         if "is clean: nothing to repair" in fix.stderr:  # check itself sees no defect: nothing was written
             return "undetected", "check finds no error (a write the dataflow cannot tie to its state)"
         return ("WRONG", "exit 0 but nothing written: " + fix.stderr[:200])
+    return judge_files(pt2lint, clean, out)
+
+
+def judge_files(pt2lint, clean, out):
+    """A written repair `out` against its clean source: identical, renamed, equivalent or WRONG."""
     want, got = program_jsons(clean), program_jsons(out)
     if set(want) != set(got):
         return "WRONG", "the repaired archive has other programs than the clean source"
