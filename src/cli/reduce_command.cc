@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "reports/escape/text_escape.h"
 #include <google/protobuf/text_format.h>
 
 #include "cli/command_output.h"
@@ -198,7 +200,7 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
   if (!output.ok()) return kExitUsage;
   output.stream() << text;
   if (!output.written()) return kExitUsage;
-  std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", o.input,
+  std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", inert_text(o.input),
                            [&] { std::string t; google::protobuf::TextFormat::PrintToString(set, &t); return t.size(); }(),
                            body.size());
   return kExitClean;

@@ -95,6 +95,16 @@ def set_flags(blob, suffix, flags):
     return blob
 
 
+def set_crc(blob, suffix, crc):
+    """Declares CRC-32 `crc` for the member ending in `suffix`, in both headers (they agree,
+    the bytes do not): a member damaged after it was written."""
+    records, _ = central_directory(blob)
+    r = next(r for r in records if r["name"].endswith(suffix))
+    struct.pack_into("<I", blob, r["pos"] + 16, crc)
+    struct.pack_into("<I", blob, r["local"] + 14, crc)
+    return blob
+
+
 def saturate_offset(blob, suffix):
     """The member's 32-bit local header offset saturated (0xFFFFFFFF), its real offset in a
     zip64 extra field: legal zip64, but PyTorch's reader checks the 32-bit field against the
@@ -150,8 +160,14 @@ def main():
     put("unsafe-archive-member", "bad_symlink_beos_host.pt2",
         set_host(write_zip(base + [(ROOT + "extra/link", b"/etc/passwd")]), "extra/link", 16, 0o120777),
         ["error unsafe-archive-member member:counter.aten/extra/link"],
-        """A symbolic link made by host 16 (BeOS): Info-ZIP's unzip makes links for hosts 3, 5,
-        16 and 30, so each of them is a link.""")
+        """A symbolic link made by host 16 (BeOS): Info-ZIP's unzip makes links for hosts 2, 3,
+        5, 16 and 30 (SYMLINK_HOST in unzpriv.h), so each of them is a link.""")
+    put("unsafe-archive-member", "bad_symlink_vms_host.pt2",
+        set_host(write_zip(base + [(ROOT + "extra/link", b"/etc/passwd")]), "extra/link", 2, 0o120777),
+        ["error unsafe-archive-member member:counter.aten/extra/link"],
+        """A symbolic link made by host 2 (VMS): unzip 6.0's SYMLINK_HOST names VMS_ beside
+        UNIX_, ATARI_, BEOS_ and ATHEOS_, and its mapattr() reads the high half of the
+        external attributes as a Unix mode for VMS too, so unzip makes this entry a link.""")
 
     # ---- what PyTorch requires
     put("malformed-program", "bad_archive_format_newline.pt2",
@@ -175,6 +191,18 @@ def main():
         ["warning suspicious-archive-layout member:counter.aten/byteorder"],
         """The byteorder member flagged encrypted (bit 0), its data plain. Measured with
         PyTorch 2.11: loads and runs; other zip tools refuse it or ask for a password.""")
+    put("member-crc-mismatch", "bad_byteorder_crc.pt2",
+        set_crc(write_zip(base), "byteorder", 0x12345678),
+        ["error member-crc-mismatch member:counter.aten/byteorder"],
+        """The byteorder member's CRC-32 is not that of its bytes, in both headers. pt2lint does
+        not otherwise read byteorder; PyTorch never checks a CRC (miniz built with
+        MINIZ_DISABLE_ZIP_READER_CRC32_CHECKS) and loads the bytes as they are.""")
+    put("member-crc-mismatch", "good_weight_crc_unchecked_by_default.pt2",
+        set_crc(write_zip(base), "weights/weight_0", 0x12345678),
+        [],
+        """weight_0's CRC-32 is wrong, but weights are read only with --verify-data (their
+        bytes are the model: reading them costs the file's size). Without it the file is
+        clean; tests/hostile/check_unread_members.py checks that --verify-data reports it.""")
     put("malformed-program", "bad_name_over_511_bytes.pt2",
         write_zip(base + [(ROOT + "extra/" + "n" * 520, b"text")]),
         ["error malformed-program member:" + ROOT + "extra/" + "n" * 520],

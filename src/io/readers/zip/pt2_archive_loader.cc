@@ -8,6 +8,7 @@
 
 #include "core/rule_catalogue.h"
 #include "io/readers/zip/crc32_fold.h"
+#include "io/readers/zip/member_crc_check.h"
 #include "io/readers/schema_versions.h"
 #include "io/readers/json/program_json.h"
 #include "io/readers/zip/pt2_archive_requirements.h"
@@ -198,6 +199,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
   check_stream_version(zip, root, context);
   check_model_entries(zip, root, context);
   check_extra_files(zip, root, context);
+  check_unread_member_crcs(zip, root, context);
 
   std::size_t models = 0;
   for (const auto& m : zip.members()) {
