@@ -203,6 +203,34 @@ def main():
         """weight_0's CRC-32 is wrong, but weights are read only with --verify-data (their
         bytes are the model: reading them costs the file's size). Without it the file is
         clean; tests/hostile/check_unread_members.py checks that --verify-data reports it.""")
+    wcfg = "data/weights/model_weights_config.json"
+    put("malformed-program", "bad_weights_config_case_variant_only.pt2",
+        write_zip(replace(base, wcfg, new_name="data/weights/MODEL_weights_config.json")),
+        ["error malformed-program member:counter.aten/data/weights/MODEL_weights_config.json"],
+        """The weights config only as MODEL_weights_config.json. The zip reader ignores case,
+        but load_pt2 looks the config up by exact name: measured with PyTorch 2.11, it refuses
+        the archive ("data/weights/model_weights_config.json not found in PT2 archive").""")
+    config = json.loads(dict(base)[ROOT + wcfg])
+    config["config"]["lin.weight"]["use_pickle"] = True
+    pickled_config = json.dumps(config).encode()
+    plain_tensor = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\nctorch\nFloatStorage\n"
+                    b"ccollections\nOrderedDict\n.")
+    parameter = b"\x80\x02ctorch._utils\n_rebuild_parameter\n" + plain_tensor[2:]
+    put("malformed-program", "bad_use_pickle_parameter_plain_tensor.pt2",
+        write_zip(replace(replace(base, wcfg, pickled_config), "data/weights/weight_0",
+                          torch_save_zip(plain_tensor))),
+        ["error malformed-program member:counter.aten/data/weights/weight_0"],
+        """lin.weight (is_param) stored with use_pickle as a torch.save of a plain tensor: the
+        pickle rebuilds a tensor, never an nn.Parameter. Measured with PyTorch 2.11 (a real
+        torch.save of the tensor): the verifier refuses it ("State dict entry for parameter
+        lin.weight is not an instance of torch.nn.Parameter").""")
+    put("malformed-program", "good_use_pickle_parameter.pt2",
+        write_zip(replace(replace(base, wcfg, pickled_config), "data/weights/weight_0",
+                          torch_save_zip(parameter))),
+        [],
+        """lin.weight stored with use_pickle as a pickled nn.Parameter
+        (torch._utils._rebuild_parameter): what torch.export.save writes for a pickled
+        parameter.""")
     put("malformed-program", "bad_name_over_511_bytes.pt2",
         write_zip(base + [(ROOT + "extra/" + "n" * 520, b"text")]),
         ["error malformed-program member:" + ROOT + "extra/" + "n" * 520],

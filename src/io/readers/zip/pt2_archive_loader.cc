@@ -69,6 +69,22 @@ class StateLoad {
         state_(state) {
     const std::string config_path = folder_path_ + config_name;
     config_ = zip.find(config_path);
+    const auto spelled_exactly = [&] {
+      return std::any_of(zip.members().begin(), zip.members().end(),
+                         [&](const ZipArchive::Member& m) { return m.name == config_path; });
+    };
+    // Both spellings present is a case-folded duplicate, reported as unsafe-archive-member.
+    if (config_ != nullptr && config_->name != config_path && !spelled_exactly()) {
+      // load_pt2 looks its configs up by exact name in the archive's name list, unlike the
+      // zip reader's case-blind lookup (measured with PyTorch 2.11: refused).
+      reporter_.report(kMalformedProgram, program_,
+                       fmt::format("the archive has no '{}', only '{}', which differs in letter case; "
+                                   "torch.export.load looks the config up by its exact name and refuses the "
+                                   "archive (\"{}{} not found in PT2 archive\")",
+                                   config_path, config_->name, folder, config_name),
+                       config_->name, {}, fmt::format("name the member '{}', as torch.export.save does", config_path));
+      config_ = nullptr;
+    }
     state.set_present(config_ != nullptr);
     state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
     if (config_ == nullptr) return;

@@ -297,8 +297,30 @@ bool pickle_of(const ZipArchive& outer, const ZipArchive::Member& member, const 
 
 // `sample_inputs`: check_sample_inputs reads the same member, and reports it too large or
 // unreadable; other pickles are reported here.
+// A weight pickled with use_pickle whose config entry says is_param must unpickle to an
+// nn.Parameter: torch.export.load's verifier refuses a plain tensor ("State dict entry for
+// parameter ... is not an instance of torch.nn.Parameter", measured with PyTorch 2.11). Judged
+// only on a pickle read to its end that imports nothing beyond torch.load(weights_only=True)'s
+// set: a tensor subclass may rebuild a parameter through globals of its own.
+void check_pickled_parameter(const PickleImports& imports, const ZipArchive::Member& member,
+                             std::string_view program, std::string_view parameter, LoadContext& context) {
+  if (!imports.unreadable.empty()) return;
+  for (const std::string& global : imports.globals) {
+    if (global.starts_with("torch._utils._rebuild_parameter") || global == "torch.nn.parameter.Parameter") return;
+  }
+  context.reporter.report(
+      kMalformedProgram, program,
+      fmt::format("archive member '{}' (the weight of parameter '{}', stored with use_pickle) unpickles to a "
+                  "plain tensor, not an nn.Parameter; torch.export.load's verifier refuses the archive (\"State "
+                  "dict entry for parameter {} is not an instance of torch.nn.Parameter\")",
+                  member.name, printable_excerpt(parameter, 120), printable_excerpt(parameter, 120)),
+      member.name, {}, "torch.export.save pickles the parameter itself: save the program again with it");
+}
+
+// `parameter`: the config entry (its FQN) says is_param, or empty.
 void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member, std::string_view program,
-                         std::string_view role, bool sample_inputs, LoadContext& context) {
+                         std::string_view role, bool sample_inputs, LoadContext& context,
+                         std::string_view parameter = {}) {
   const std::uint64_t limit = cap(kMaxPickleMemberBytes, context);
   // A large stored torch.save zip is opened in place: its data.pkl is small, its storages are
   // what is large. A bare pickle (or a deflated one) that large is beyond reach.
@@ -335,6 +357,7 @@ void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member
   for (const std::string& global : imports.globals) {
     if (!weights_only_allows(global)) refused.push_back(printable_excerpt(global, 120));
   }
+  if (refused.empty() && !parameter.empty()) check_pickled_parameter(imports, member, program, parameter, context);
   // A pickle that stops early (an unknown opcode, cut short) fails to load at that point, as
   // Python's unpickler raises there: only what it imports before runs.
   if (refused.empty()) return;
@@ -372,7 +395,9 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
       const bool opaque = entry.value().path_name().starts_with("opaque_obj_");
       if (!entry.value().use_pickle() && !opaque) continue;
       if (const auto* m = zip.find(root_text + std::string(folder) + entry.value().path_name())) {
-        check_pickle_member(zip, *m, name, role, /*sample_inputs=*/false, context);
+        const bool parameter = entry.value().use_pickle() && entry.value().is_param();
+        check_pickle_member(zip, *m, name, role, /*sample_inputs=*/false, context,
+                            parameter ? std::string_view(entry.key()) : std::string_view());
       }
     }
   };

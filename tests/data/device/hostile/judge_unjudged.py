@@ -65,6 +65,13 @@ def torch_made_cases(torch, archives):
     with zipfile.ZipFile(clean) as z:
         base = [(i.filename, z.read(i.filename)) for i in z.infolist()]
     root = base[0][0].split("/")[0] + "/"
+    # Large members, sparse: check_unread_members.py's stored-zip writer (no torch needed).
+    from check_unread_members import write_stored_zip
+    MIB = 2 ** 20
+    big_sample = [(n, 80 * MIB) if n.endswith("sample_inputs/model.pt") else (n, d) for n, d in base]
+    write_stored_zip(os.path.join(out, "big_sample_inputs_80mib_zeros.pt2"), big_sample)
+    write_stored_zip(os.path.join(out, "big_extra_80mib_zeros.pt2"), base + [(root + "extra/big.txt", 80 * MIB)])
+    made += [os.path.join(out, "big_sample_inputs_80mib_zeros.pt2"), os.path.join(out, "big_extra_80mib_zeros.pt2")]
     weight = torch.frombuffer(bytearray(dict(base)[root + "data/weights/weight_0"]), dtype=torch.float32).reshape(4, 4)
     for name, tensor in (("pickle_use_pickle_weight_benign.pt2", weight.clone()),
                          ("pickle_use_pickle_weight_view_of_300mib.pt2",
@@ -86,13 +93,6 @@ def torch_made_cases(torch, archives):
             for n, d in entries:
                 z.writestr(zipfile.ZipInfo(n, (2024, 1, 1, 0, 0, 0)), d)
         made.append(path)
-    # Large members, sparse: check_unread_members.py's stored-zip writer.
-    from check_unread_members import write_stored_zip
-    MIB = 2 ** 20
-    big_sample = [(n, 80 * MIB) if n.endswith("sample_inputs/model.pt") else (n, d) for n, d in base]
-    write_stored_zip(os.path.join(out, "big_sample_inputs_80mib_zeros.pt2"), big_sample)
-    write_stored_zip(os.path.join(out, "big_extra_80mib_zeros.pt2"), base + [(root + "extra/big.txt", 80 * MIB)])
-    made += [os.path.join(out, "big_sample_inputs_80mib_zeros.pt2"), os.path.join(out, "big_extra_80mib_zeros.pt2")]
     return made
 
 
