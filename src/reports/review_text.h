@@ -35,7 +35,11 @@ inline constexpr std::size_t kMaxFoldedFindingsListed = 200;
 
 // For each finding of `file`, whether a report that lists folded findings lists it: a
 // primary, an ungrouped finding, or one of the first kMaxFoldedFindingsListed its primary
-// explains (in the primary's order). O(findings).
-std::vector<char> listed_in_report(const FileResult& file);
+// explains (in the primary's order; `per_cause` of them). O(findings).
+std::vector<char> listed_in_report(const FileResult& file, std::size_t per_cause = kMaxFoldedFindingsListed);
+
+// Of those, how many per root cause get a picture (the rest are listed without one): the
+// pictures of one cause's findings look alike, and each costs a walk of the program.
+inline constexpr std::size_t kMaxFoldedPicturesDrawn = 20;
 
 }  // namespace pt2lint

@@ -43,9 +43,9 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
     }
     return nullptr;
   };
-  // Only the findings a report lists get a picture: a root cause explaining 40,000 findings
-  // costs kMaxFoldedFindingsListed pictures, not 40,000.
-  const std::vector<char> listed = listed_in_report(result);
+  // Only the primaries and the first findings each explains get a picture: a root cause
+  // explaining 40,000 findings costs kMaxFoldedPicturesDrawn pictures, not 40,000.
+  const std::vector<char> listed = listed_in_report(result, kMaxFoldedPicturesDrawn);
   for (std::size_t i = 0; i < result.findings.size(); ++i) {
     if (!listed[i]) continue;
     Finding& finding = result.findings[i];
