@@ -203,6 +203,24 @@ def main():
         """weight_0's CRC-32 is wrong, but weights are read only with --verify-data (their
         bytes are the model: reading them costs the file's size). Without it the file is
         clean; tests/hostile/check_unread_members.py checks that --verify-data reports it.""")
+    big_extra = ROOT + "extra/big.txt"
+    put("member-not-checked", "bad_deflated_extra_over_64_mib.pt2",
+        write_zip(base + [(big_extra, b" " * (65 << 20))], methods={big_extra: zipfile.ZIP_DEFLATED}),
+        ["warning member-not-checked member:counter.aten/extra/big.txt"],
+        """A deflated extra file of 65 MiB: beyond the 64 MiB pt2lint reads of one without
+        --verify-data, and not stored, so it cannot be decoded in place. Reported, never
+        skipped silently.""")
+    put("member-not-checked", "good_deflated_extra_small.pt2",
+        write_zip(base + [(big_extra, b" " * (1 << 20))], methods={big_extra: zipfile.ZIP_DEFLATED}),
+        [],
+        """A deflated extra file of 1 MiB: read and decoded as UTF-8, so nothing to report.""")
+    put("check-time-budget-spent", "bad_budget_of_a_nanosecond.pt2", write_zip(base),
+        ["error check-time-budget-spent -"],
+        """ARGS --time-budget 1e-9
+        The clean archive checked with a budget of 1 ns of CPU: spent before the first
+        program, so one error says the file was not checked.""")
+    put("check-time-budget-spent", "good_default_budget.pt2", write_zip(base), [],
+        """The clean archive under the default budget (60 CPU seconds): checked to the end.""")
     wcfg = "data/weights/model_weights_config.json"
     put("malformed-program", "bad_weights_config_case_variant_only.pt2",
         write_zip(replace(base, wcfg, new_name="data/weights/MODEL_weights_config.json")),
