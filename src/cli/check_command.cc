@@ -3,6 +3,8 @@
 // engine; this file only talks to the user.
 #include <fmt/format.h>
 
+#include "reports/escape/text_escape.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -48,8 +50,9 @@ void print_stale_baseline(const std::vector<BaselineEntry>& stale) {
                            stale.size(), stale.size() == 1 ? "entry" : "entries",
                            stale.size() == 1 ? "it" : "them");
   for (const BaselineEntry& entry : stale) {
-    std::cerr << "  " << entry.file << (entry.program.empty() ? "" : ":" + entry.program)
-              << ": " << entry.message << " [" << entry.rule << ' ' << entry.name << "]\n";
+    std::cerr << "  " << inert_text(entry.file) << (entry.program.empty() ? "" : ":" + inert_text(entry.program))
+              << ": " << inert_text(entry.message) << " [" << inert_text(entry.rule) << ' ' << inert_text(entry.name)
+              << "]\n";
   }
 }
 
@@ -86,7 +89,7 @@ int run_check(const RuleRegistry& registry, CheckOptions& options) {
   for (const std::string& error : report.errors) print_error(error);
   if (report.stopped) return kExitUsage;
   if (!report.stale_baseline.empty() && !options.quiet) print_stale_baseline(report.stale_baseline);
-  if (!report.baseline_note.empty() && !options.quiet) std::cerr << "pt2lint: note: " << report.baseline_note << '\n';
+  if (!report.baseline_note.empty() && !options.quiet) std::cerr << "pt2lint: note: " << inert_text(report.baseline_note) << '\n';
   // A path that yields nothing is never a silent success: a CI path with a typo fails.
   for (const std::string& path : report.without_programs)
     print_warning("no programs found under '" + path + "' (.pt2, program .json, .textproto)");
@@ -176,6 +179,13 @@ Subcommand add_check_command(CLI::App& app, const RuleRegistry& registry) {
                 "print only the finding counts per rule (with severity and fixable count) and "
                 "the summary");
   add_op_schemas_option(*cmd, run.rules.op_schemas);
+  cmd->add_flag("--verify-data", run.verify_data,
+                "read whole every member torch.export.load reads, whatever its size, and check the CRC-32 of "
+                "every weight and constant (reads the model's bytes; docs/performance.md)");
+  cmd->add_option("--time-budget", run.max_file_cpu_seconds,
+                  "CPU seconds one file's check may take before check-time-budget-spent ends it (default 60; "
+                  "0: none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--unknown-ops-parameters", run.unknown_ops_parameters,
                 fmt::format("also report parameters passed to ops of unknown schema ({})",
                             kUnknownOpMayWriteState.id));

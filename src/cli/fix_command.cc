@@ -4,6 +4,8 @@
 // folders per call, as linters' fixers run; a summary line counts the outcomes.
 #include <fmt/format.h>
 
+#include "reports/escape/text_escape.h"
+
 #include <iostream>
 #include <memory>
 
@@ -32,17 +34,18 @@ struct FixFlags {
 void print_error_findings(const std::string& path, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     if (f.severity != Severity::kError) continue;
-    std::cerr << fmt::format("  {}{}{}: {} [{} {}]\n", path, f.program.empty() ? "" : ":", f.program,
-                             f.message, f.rule_id, f.rule_name);
+    std::cerr << fmt::format("  {}{}{}: {} [{} {}]\n", inert_text(path), f.program.empty() ? "" : ":",
+                             inert_text(f.program), inert_text(f.message), f.rule_id, f.rule_name);
   }
 }
 
 void print_causes(const FileFix& fix) {
   for (const lowering::ProgramFix& program : fix.repaired) {
     for (const RootCause& cause : program.causes) {
-      std::cerr << fmt::format("{}:{}: {}: {}\n", fix.input, program.program, cause.kind, cause.message);
+      std::cerr << fmt::format("{}:{}: {}: {}\n", inert_text(fix.input), inert_text(program.program), cause.kind,
+                               inert_text(cause.message));
       for (const SignatureEdit& edit : cause.edits)
-        std::cerr << "  edit" << (edit.proof.safe() ? "" : " (unsafe)") << ": " << describe_edit(edit)
+        std::cerr << "  edit" << (edit.proof.safe() ? "" : " (unsafe)") << ": " << inert_text(describe_edit(edit))
                   << '\n';
     }
   }
@@ -55,7 +58,7 @@ void print_file_fix(const FixFlags& flags, const FileFix& fix) {
   }
   if (fix.outcome == FixOutcome::kClean) {
     if (!flags.quiet)
-      std::cerr << fmt::format("pt2lint: '{}' is clean{}: nothing to repair, nothing written\n", fix.input,
+      std::cerr << fmt::format("pt2lint: '{}' is clean{}: nothing to repair, nothing written\n", inert_text(fix.input),
                                fix.kept_contract ? " and keeps ORIGINAL's mutation contract" : "");
     return;
   }
@@ -72,7 +75,7 @@ void print_file_fix(const FixFlags& flags, const FileFix& fix) {
   } else if (flags.dry_run) {
     std::cout << fix.diff;
   } else if (!flags.quiet) {
-    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", fix.output, fix.edits);
+    std::cerr << fmt::format("pt2lint: wrote '{}': {} edit(s) applied; it checks clean\n", inert_text(fix.output), fix.edits);
   }
 }
 

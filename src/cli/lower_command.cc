@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/escape/text_escape.h"
+
 #include "cli/op_schema_files.h"
 #include "cli/refuse_unusable.h"
 #include "cli/subcommand.h"
@@ -23,10 +25,10 @@ struct LowerFlags {
 };
 
 void print_lowering_summary(const lowering::ProgramLowering& lowered) {
-  std::string summary = fmt::format("{}: functionalized {} write(s)", lowered.program, lowered.writes);
+  std::string summary = fmt::format("{}: functionalized {} write(s)", inert_text(lowered.program), lowered.writes);
   if (lowered.renames) {
     summary += fmt::format(", renamed {} nested buffer(s)", lowered.renames->size());
-    for (const auto& [from, to] : *lowered.renames) summary += fmt::format("\n  {} -> {}", from, to);
+    for (const auto& [from, to] : *lowered.renames) summary += fmt::format("\n  {} -> {}", inert_text(from), inert_text(to));
   }
   std::cerr << summary << '\n';
 }

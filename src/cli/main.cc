@@ -11,6 +11,7 @@
 #include "cli/subcommand.h"
 #include "cli/terminal.h"
 #include "core/rule_registry.h"
+#include "reports/escape/text_escape.h"
 #include "rules/register_all_rules.h"
 #include "support/edit_distance.h"
 
@@ -112,8 +113,13 @@ int main(int argc, char** argv) {
       print_error(unknown);
       return kExitUsage;
     }
-    const int status = app.exit(error);
-    if (status != 0) {
+    // A usage error's message quotes the arguments (a path, an unknown option): CLI11 would
+    // print it raw, so it is written inert here; help and version go through CLI11.
+    const int status = error.get_exit_code();
+    if (status == 0) {
+      (void)app.exit(error);
+    } else {
+      std::cerr << inert_text(error.what()) << "\nRun with --help for more information.\n";
       if (std::string hint = did_you_mean(app, argc, argv); !hint.empty())
         std::cerr << "pt2lint: " << hint << '\n';
     }

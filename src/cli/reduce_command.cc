@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "reports/escape/text_escape.h"
 #include <google/protobuf/text_format.h>
 
 #include "cli/command_output.h"
@@ -197,7 +199,7 @@ int run_reduce(const RuleRegistry& registry, const ReduceOptions& o) {
   if (int written = write_command_output(o.output, [&](std::ostream& out) { out << text; });
       written != kExitClean)
     return written;
-  std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", o.input,
+  std::cerr << fmt::format("pt2lint: reduced '{}' from {} to {} bytes of textproto\n", inert_text(o.input),
                            [&] { std::string t; google::protobuf::TextFormat::PrintToString(set, &t); return t.size(); }(),
                            body.size());
   return kExitClean;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/escape/text_escape.h"
+
 namespace pt2lint {
 namespace {
 
@@ -15,9 +17,12 @@ constexpr std::size_t kProgressThreshold = 20;
 
 }  // namespace
 
-void print_error(std::string_view message) { std::cerr << "pt2lint: error: " << message << '\n'; }
+// Messages quote paths and names from the command line, configs and files: written inert
+// (reports/escape/text_escape.h), as the text report writes them, so a file named with a
+// newline cannot start a line of its own in a CI log (`::add-mask::`) or move the cursor.
+void print_error(std::string_view message) { std::cerr << "pt2lint: error: " << inert_text(message) << '\n'; }
 
-void print_warning(std::string_view message) { std::cerr << "pt2lint: warning: " << message << '\n'; }
+void print_warning(std::string_view message) { std::cerr << "pt2lint: warning: " << inert_text(message) << '\n'; }
 
 bool color_on_stdout(bool coloured_format, std::string_view choice) {
   if (!coloured_format) return false;

@@ -8,6 +8,7 @@
 #include "core/rule_catalogue.h"
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
+#include "support/cpu_budget.h"
 #include "support/sanitizers.h"
 
 namespace pt2lint {
@@ -65,6 +66,17 @@ class NodeContextSink final : public DiagnosticSink {
   DiagnosticSink& next_;
 };
 
+// The one finding of a file whose time budget ran out: what did not run, and what to do.
+void report_budget_spent(const CpuBudget& budget, DiagnosticSink& sink) {
+  emit(sink, kCheckTimeBudgetSpent, "",
+       fmt::format("checking the file took more than its time budget of {:g} CPU seconds; pt2lint stopped "
+                   "before {}, so what follows it was not checked and the file is not known to be clean",
+                   budget.seconds(), budget.stopped_before()))
+      .note("a real exported program is checked in well under a second (docs/performance.md); one that takes "
+            "this long is pathological or built to exhaust the checker")
+      .note("raise the budget with --time-budget SECONDS (0: none) to check it to the end");
+}
+
 std::string_view layout_name(ir::ArchiveLayout layout) {
   switch (layout) {
     case ir::LAYOUT_PT2_ARCHIVE: return "pt2";
@@ -79,7 +91,10 @@ std::string_view layout_name(ir::ArchiveLayout layout) {
 
 ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink& out,
                                      bool loaded_cleanly,
-                                     std::span<const ir::Program* const> archive) const {
+                                     std::span<const ir::Program* const> archive,
+                                     CpuBudget* budget) const {
+  // Spent: the rest is not checked, and the one check-time-budget-spent finding says so.
+  const auto spent = [&](std::string_view where) { return budget != nullptr && budget->spent(where); };
   ProgramIndex index(program);
   index.set_op_knowledge(ops_);
 
@@ -112,6 +127,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   StructureWatch ignored_structural(discarded);
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kStructural) continue;
+    if (spent(rule->info().name)) break;
     if (filter_.enabled(rule->info().id)) {
       rule->check(index, structural);
     } else if (rule->info().default_enabled && rule->info().id != kStateDictMismatch.id) {
@@ -120,18 +136,20 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
       rule->check(index, ignored_structural);
     }
   }
-  summary.structure_sound = !structural.broken() && !ignored_structural.broken();
+  // A structure whose checks did not all run is not known to be sound.
+  summary.structure_sound = !structural.broken() && !ignored_structural.broken() && !spent("the dataflow summary");
   if (summary.structure_sound) {
     dataflow::summarize_dataflow(index, summary);
     summarize_cache_ranges(index, summary);
     for (const auto& rule : registry_.rules()) {
       if (rule->info().phase != RulePhase::kDataflow) continue;
       if (!filter_.enabled(rule->info().id)) continue;
+      if (spent(rule->info().name)) break;
       rule->check(index, any_error);
     }
   }
   // Only a program with errors pays for the diagnosis; a clean one never gets here.
-  if (any_error.broken()) summary.root_causes = diagnosis::plan_repairs(index);
+  if (any_error.broken() && !spent("the diagnosis")) summary.root_causes = diagnosis::plan_repairs(index);
   return summary;
 }
 
@@ -163,6 +181,8 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
     std::vector<std::string> broken_programs_;
   } load_watch(filtered);
 
+  // Started before the load: reading counts against the budget too.
+  CpuBudget budget(options.max_file_cpu_seconds);
   // The IR lives on an arena: it is only read here and dropped whole at the end.
   ArenaLoadedFile loaded;
   LoadOptions filtered_options = options;
@@ -175,9 +195,11 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
   if (result.outcome == LoadOutcome::kSkipped) return result;
   const std::vector<const ir::Program*> archive(loaded.programs.begin(), loaded.programs.end());
   for (const ir::Program* program : archive) {
+    if (budget.spent(fmt::format("the checks of program '{}'", program->name()))) break;
     result.programs.push_back(
-        check_program(*program, filtered, !load_watch.broken(program->name()), archive));
+        check_program(*program, filtered, !load_watch.broken(program->name()), archive, &budget));
   }
+  if (budget.was_spent()) report_budget_spent(budget, filtered);
   result.findings = collected.take();
   diagnosis::group_findings(result);
   if (observer) observer(loaded.programs, result);

@@ -18,6 +18,7 @@
 namespace pt2lint {
 
 class ProgramIndex;
+class CpuBudget;
 
 // What becomes of a file's IR when its check ends.
 enum class IrDisposal {
@@ -44,7 +45,8 @@ class Engine {
   // `archive` lists every program of the file, for rules about state they share.
   ProgramSummary check_program(const ir::Program& program, DiagnosticSink& sink,
                                bool loaded_cleanly = true,
-                               std::span<const ir::Program* const> archive = {}) const;
+                               std::span<const ir::Program* const> archive = {},
+                               CpuBudget* budget = nullptr) const;
 
  private:
   const RuleRegistry& registry_;

@@ -37,6 +37,8 @@ std::vector<FileResult> check_in_parallel(const RuleRegistry& registry,
       const std::size_t i = order[n];
       LoadOptions load;
       load.found_by_folder_walk = files[i].found_by_folder_walk;
+      load.verify_data = options.verify_data;
+      load.max_file_cpu_seconds = options.max_file_cpu_seconds;
       Engine engine(registry, filters[i]->for_file(files[i].path),
                     OpKnowledge{catalogs[i], options.unknown_ops_parameters});
       results[i] = engine.check_file(files[i].path, load, options.disposal, options.observer);

@@ -25,6 +25,8 @@ struct ParallelCheckOptions {
   IrDisposal disposal = IrDisposal::kFree;
   CheckedFileObserver observer;  // called on the worker threads: must be thread-safe
   ProgressCallback progress;
+  bool verify_data = false;            // LoadOptions::verify_data
+  double max_file_cpu_seconds = 60.0;  // LoadOptions::max_file_cpu_seconds
 };
 
 // One result per file, at the file's index. `filters[i]` and `catalogs[i]` belong to

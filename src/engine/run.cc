@@ -210,6 +210,8 @@ RunReport check_paths(const RuleRegistry& registry, const RunOptions& options) {
   parallel.disposal = options.exit_after_run && files.size() == 1 ? IrDisposal::kLeaveToExit : IrDisposal::kFree;
   parallel.observer = options.observer;
   parallel.progress = options.progress;
+  parallel.verify_data = options.verify_data;
+  parallel.max_file_cpu_seconds = options.max_file_cpu_seconds;
   std::vector<FileResult> results = check_in_parallel(registry, files, filters, selection.catalogs(), parallel);
   std::vector<bool> yielded(paths.size(), false);
   std::map<std::string, const RuleFilter*, std::less<>> filter_of;  // by the path reported

@@ -34,6 +34,11 @@ struct RunOptions {
   std::vector<std::string> extend_exclude;
   bool no_respect_gitignore = false;
   bool update_baseline = false;  // first write every finding of this run to `baseline`
+  // --verify-data: read every member torch.export.load reads whole and check the CRC-32 of
+  // every weight (LoadOptions::verify_data).
+  bool verify_data = false;
+  // --time-budget: CPU seconds one file's check may take (0: none).
+  double max_file_cpu_seconds = 60.0;
   // The caller exits right after rendering: the IR of a lone file is left to the OS, which
   // reclaims it faster than the arena frees it (IrDisposal::kLeaveToExit). Off for callers
   // that go on running.

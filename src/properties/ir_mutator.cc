@@ -142,6 +142,33 @@ bool rename_value(ir::Program& p, Rng& rng) {
   return true;
 }
 
+// Names a hostile file gives (issue 24): each would act on a CI log, a terminal or a review
+// comment if a report wrote it raw. Valid UTF-8 only: the readers refuse the rest.
+constexpr const char* kHostileNames[] = {
+    "x\n::add-mask::secret", "x\r\n::error title=fake::all clean", "x\x1b[2J\x1b[31mred", "x\x07\x08\x7f",
+    "x\u2028\u2029y", "x\u0085\u009b" "31m", "x](javascript:alert(1))", "x`` @everyone <img src=x>",
+    "x%%{init: {}}%%|y", "x\t\x0b\x0c|---|",
+};
+
+// A value renamed everywhere to a hostile name, or the program given one: names do not count,
+// so the findings stay those of the original, and every report must write the name inert.
+bool hostile_name(ir::Program& p, Rng& rng) {
+  const std::string payload = kHostileNames[pick(rng, std::size(kHostileNames))];
+  if (coin(rng)) {
+    p.set_name(p.name() + payload);
+    return true;
+  }
+  ir::Graph* g = some_graph(p, rng, 1);
+  if (g == nullptr) return false;
+  ir::Node& node = *g->mutable_nodes(static_cast<int>(pick(rng, g->nodes_size())));
+  std::vector<std::string*> defined;
+  for_each_defined(node, [&](std::string& name) { defined.push_back(&name); });
+  if (defined.empty()) return false;
+  const std::string from = *defined[pick(rng, defined.size())];
+  rename_everywhere(p, from, from + payload);
+  return true;
+}
+
 ir::TensorMeta* some_tensor_meta(ir::Program& p, Rng& rng) {
   std::vector<ir::TensorMeta*> metas;
   for (ir::Graph* g : all_graphs(p))
@@ -313,6 +340,7 @@ std::string_view mutation_name(Mutation mutation) {
     case Mutation::kMoveNodeOutOfSubgraph: return "move-node-out-of-subgraph";
     case Mutation::kUnknownSchemaOp: return "unknown-schema-op";
     case Mutation::kTritonLaunch: return "triton-launch";
+    case Mutation::kHostileName: return "hostile-name";
     case Mutation::kCount: break;
   }
   return "?";
@@ -340,6 +368,7 @@ bool apply_mutation(ir::ProgramSet& set, Mutation mutation, Rng& rng) {
     case Mutation::kMoveNodeOutOfSubgraph: return move_out_of_subgraph(p, rng);
     case Mutation::kUnknownSchemaOp: return unknown_schema_op(p, rng);
     case Mutation::kTritonLaunch: return triton_launch(p, rng);
+    case Mutation::kHostileName: return hostile_name(p, rng);
     case Mutation::kCount: break;
   }
   return false;

@@ -29,6 +29,7 @@ enum class Mutation {
   kMoveNodeOutOfSubgraph,
   kUnknownSchemaOp,         // a node's op replaced by one whose schema nobody knows
   kTritonLaunch,            // a node replaced by a Triton launch taking its inputs in a kwargs dict
+  kHostileName,             // a value or the program renamed with a newline, ANSI, a mention, ... (issue 24)
   kCount,
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <set>
@@ -9,7 +10,9 @@
 #include "reports/graph/finding_pictures.h"
 #include "reports/graph/picture_writers.h"
 #include "reports/html/html_text.h"
+#include "reports/html/note_targets.h"
 #include "reports/html/page_assets.h"
+#include "reports/review_text.h"
 #include "reports/run_summary.h"
 
 namespace pt2lint {
@@ -17,6 +20,7 @@ namespace {
 
 using html::escape;
 using html::inline_code;
+using html::NoteTargets;
 
 constexpr std::array<Severity, 3> kSeverities = {Severity::kError, Severity::kWarning, Severity::kNote};
 
@@ -102,43 +106,24 @@ void write_filters(const RunReport& report, const std::map<std::string, RuleCoun
                      total, total);
 }
 
-// Whether `location` is at `at`: every part `at` sets (a spec, a node, ...) is the same.
-bool located_at(const Location& location, const Location& at) {
-  return (!at.input_spec || location.input_spec == at.input_spec) &&
-         (!at.output_spec || location.output_spec == at.output_spec) &&
-         (at.node.empty() || location.node == at.node) && (at.value.empty() || location.value == at.value) &&
-         (at.json_path.empty() || location.json_path == at.json_path) &&
-         (at.archive_member.empty() || location.archive_member == at.archive_member);
-}
-
-// The number of another finding of `file` at `at` in the same program, for a note's link; 0 when
-// none is there, or when `at` is the finding's own place.
-std::size_t finding_number_at(const FileResult& file, const std::vector<std::size_t>& numbers,
-                              const Finding& f, const Location& at) {
-  if (located_at(f.location, at)) return 0;
-  for (std::size_t i = 0; i < file.findings.size(); ++i) {
-    const Finding& other = file.findings[i];
-    if (&other != &f && other.program == f.program && located_at(other.location, at)) return numbers[i];
-  }
-  return 0;
-}
-
 // A note; one about a related place (Note::location) names it, linked to the finding there.
-void write_note(const FileResult& file, const std::vector<std::size_t>& numbers, const Finding& f,
+void write_note(const NoteTargets& targets, const std::vector<std::size_t>& numbers, std::size_t i,
                 const Note& note, std::ostream& out) {
   out << "<li>" << inline_code(note.text);
   if (note.location) {
     const std::string where = escape(describe_location(*note.location));
-    if (std::size_t number = finding_number_at(file, numbers, f, *note.location); number > 0)
+    if (const long at = targets.target(i, *note.location); at >= 0) {
+      const std::size_t number = numbers[static_cast<std::size_t>(at)];
       out << fmt::format(" <a class=\"note-at\" href=\"#finding-{}\">→ {} (#{})</a>", number, where, number);
-    else
+    } else {
       out << fmt::format(" <span class=\"note-at\">(at {})</span>", where);
+    }
   }
   out << "</li>";
 }
 
-void write_finding(const FileResult& file, const std::vector<std::size_t>& numbers, std::size_t i,
-                   std::size_t k, std::ostream& out) {
+void write_finding(const FileResult& file, const NoteTargets& targets, const std::vector<std::size_t>& numbers,
+                   std::size_t i, std::size_t k, std::ostream& out) {
   const Finding& f = file.findings[i];
   const std::size_t number = numbers[i];
   out << fmt::format("<article class=\"finding{}\" id=\"finding-{}\" data-rule=\"{}\" data-severity=\"{}\" "
@@ -154,7 +139,7 @@ void write_finding(const FileResult& file, const std::vector<std::size_t>& numbe
   out << "<p class=\"message\">" << inline_code(f.message) << "</p>\n";
   if (!f.notes.empty()) {
     out << "<ul class=\"notes\">";
-    for (const Note& note : f.notes) write_note(file, numbers, f, note, out);
+    for (const Note& note : f.notes) write_note(targets, numbers, i, note, out);
     out << "</ul>\n";
   }
   if (f.fix) out << "<p class=\"fix\"><strong>fix:</strong> " << inline_code(f.fix->description) << "</p>\n";
@@ -172,14 +157,22 @@ void write_file_group(const FileResult& file, std::size_t k, bool open, std::siz
   // Numbers follow the file's order, whatever the folding.
   std::vector<std::size_t> numbers(file.findings.size());
   for (std::size_t i = 0; i < file.findings.size(); ++i) numbers[i] = ++number;
+  const std::vector<char> listed = listed_in_report(file);
+  const NoteTargets targets(file, listed);
   for (std::size_t i = 0; i < file.findings.size(); ++i) {
     const Finding& f = file.findings[i];
     if (f.cause) continue;
-    write_finding(file, numbers, i, k, out);
+    write_finding(file, targets, numbers, i, k, out);
     if (f.related.empty()) continue;
     out << fmt::format("<details class=\"folded\"><summary>{} more finding{} with this root cause</summary>\n",
                        f.related.size(), f.related.size() == 1 ? "" : "s");
-    for (int r : f.related) write_finding(file, numbers, static_cast<std::size_t>(r), k, out);
+    const std::size_t listed = std::min(f.related.size(), kMaxFoldedFindingsListed);
+    for (std::size_t j = 0; j < listed; ++j)
+      write_finding(file, targets, numbers, static_cast<std::size_t>(f.related[j]), k, out);
+    if (f.related.size() > listed)
+      out << fmt::format("<p class=\"unlisted\">{} more findings with this root cause are not listed "
+                         "here; the JSON report (<code>--format json</code>) has every one.</p>\n",
+                         f.related.size() - listed);
     out << "</details>\n";
   }
   out << "</details>\n";

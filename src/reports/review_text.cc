@@ -57,4 +57,15 @@ std::string review_message(const FileResult& file, const Finding& finding,
   return text;
 }
 
+std::vector<char> listed_in_report(const FileResult& file, std::size_t per_cause) {
+  std::vector<char> listed(file.findings.size(), 1);
+  for (const Finding& primary : file.findings) {
+    for (std::size_t k = per_cause; k < primary.related.size(); ++k) {
+      const auto r = static_cast<std::size_t>(primary.related[k]);
+      if (r < listed.size()) listed[r] = 0;
+    }
+  }
+  return listed;
+}
+
 }  // namespace pt2lint

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/engine.h"
 
@@ -17,5 +18,19 @@ std::string review_message(const FileResult& file, const Finding& finding,
 // Whether a format that shows each root cause once shows this finding: a primary or an
 // ungrouped finding, not one folded under its primary.
 inline bool shown_once_per_cause(const Finding& finding) { return !finding.cause.has_value(); }
+
+// How many of the findings one root cause explains a report that lists them (HTML) lists;
+// it counts the rest in one line. A file with 40,000 write-backs of one buffer then costs a
+// page of 200 findings, not 40,000 (each with its picture).
+inline constexpr std::size_t kMaxFoldedFindingsListed = 200;
+
+// For each finding of `file`, whether a report that lists folded findings lists it: a
+// primary, an ungrouped finding, or one of the first kMaxFoldedFindingsListed its primary
+// explains (in the primary's order; `per_cause` of them). O(findings).
+std::vector<char> listed_in_report(const FileResult& file, std::size_t per_cause = kMaxFoldedFindingsListed);
+
+// Of those, how many per root cause get a picture (the rest are listed without one): the
+// pictures of one cause's findings look alike, and each costs a walk of the program.
+inline constexpr std::size_t kMaxFoldedPicturesDrawn = 20;
 
 }  // namespace pt2lint

@@ -14,6 +14,7 @@ Each PATH is a golden file or a folder searched recursively. A golden file is an
                                       for a file without any expect line)
   # ignore-rules: NAME, NAME          findings of these rules are not compared
   # extend-select: NAME, NAME         also run these (opt-in) rules: --extend-select
+  # args: ARG ARG                     extra `check` arguments (--time-budget 1e-9, --verify-data)
 
 RULE is a rule name or ID. LOCATION is the finding's most specific location, the first
 present of: input_specs[i], output_specs[i], node:NAME, value:NAME, state:FQN,
@@ -34,6 +35,7 @@ import sys
 EXPECT = "# expect:"
 IGNORE = "# ignore-rules:"
 EXTEND = "# extend-select:"
+ARGS = "# args:"
 PIN = re.compile(r"\{\{(.+?)\}\}")
 
 
@@ -67,6 +69,8 @@ def read_expectations(path, pins=None):
                 ignored |= {r.strip() for r in line[len(IGNORE):].split(",") if r.strip()}
             elif line.startswith(EXTEND):
                 extend += [r.strip() for r in line[len(EXTEND):].split(",") if r.strip()]
+            elif line.startswith(ARGS):
+                extend.append(("args", line[len(ARGS):].split()))
             elif line.startswith(EXPECT):
                 rest = line[len(EXPECT):]
                 texts = PIN.findall(rest)
@@ -84,8 +88,12 @@ def read_expectations(path, pins=None):
 
 def actual_findings(tool, path, ignored, extend):
     command = [tool, "check", "--no-config", "--format", "json", path]
-    if extend:
-        command += ["--extend-select", ",".join(extend)]
+    rules = [e for e in extend if isinstance(e, str)]
+    if rules:
+        command += ["--extend-select", ",".join(rules)]
+    for e in extend:
+        if not isinstance(e, str):
+            command += e[1]
     run = subprocess.run(command, capture_output=True, timeout=60)
     return report_findings(run, ignored)
 

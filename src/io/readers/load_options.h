@@ -18,6 +18,16 @@ struct LoadOptions {
   std::uint64_t max_config_json_bytes = std::uint64_t{64} << 20;
   std::uint32_t max_json_depth = 1024;
   std::uint64_t max_archive_members = 1'000'000;
+  // --verify-data: read whole every member torch.export.load reads, whatever its size (sample
+  // inputs, extra files and pickles beyond their bounds, reported as member-not-checked
+  // otherwise), and check the CRC-32 of every member pt2lint does not read, weights and
+  // constants records included. Off by default: on a 2 GB model it reads the 2 GB
+  // (docs/performance.md, "--verify-data").
+  bool verify_data = false;
+  // The file's time budget, in CPU seconds of the thread that checks it (neighbours on a
+  // shared CI machine do not spend it); past it, check-time-budget-spent ends the check.
+  // 0: no budget.
+  double max_file_cpu_seconds = 60.0;
   // The rules --select/--ignore leave on for this file. Findings of other rules still reach
   // the sink (a broken program stays broken) but do not count against the per-file cap, so
   // `--select PT103` is never crowded out by hundreds of hidden malformed-program findings.

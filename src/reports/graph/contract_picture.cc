@@ -230,10 +230,25 @@ void ContractPictureBuilder::add_state(int placeholder) {
   state_box(placeholder);
   bool written_back = false;
   if (!write_backs_) write_backs_ = dataflow::resolved_write_backs(index_);
+  // A state written back thousands of times (a hostile or broken file) is drawn with its
+  // first few write-backs and one box counting the rest: each picture stays bounded, so a
+  // report of N such findings costs O(N), not O(N^2).
+  std::size_t drawn = 0;
+  std::size_t left_out = 0;
   for (const dataflow::ResolvedWriteBack& write_back : *write_backs_) {
     if (write_back.target != placeholder) continue;
-    add_output(write_back.spec);
     written_back = true;
+    if (drawn < kMaxWriteBacksDrawn || box_by_id_.contains(fmt::format("o{}", write_back.spec))) {
+      add_output(write_back.spec);
+      ++drawn;
+    } else {
+      ++left_out;
+    }
+  }
+  if (left_out > 0) {
+    add_edge(collapsed_box(fmt::format("… {} more write-backs …", left_out),
+                           "pt2lint check --format json lists each"),
+             target_box(placeholder), EdgeKind::kWriteBack, "writes back");
   }
   if (written_back || !trace_values_) return;
   // TRAINING dialect: the state is written in place, by nodes in graph order.

@@ -63,6 +63,8 @@ struct Picture {
 // Chains longer than this are drawn as their first and last two nodes around one
 // "… N nodes …" box, so that a picture of a 9,000-node program stays readable.
 inline constexpr std::size_t kMaxChainNodes = 5;
+// A state's write-backs beyond this many are drawn as one "… N more write-backs …" box.
+inline constexpr std::size_t kMaxWriteBacksDrawn = 6;
 
 // Adds slices of one program to a picture. Boxes are shared: asking twice for the same
 // state, node or output gives the same box.

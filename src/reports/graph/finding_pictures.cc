@@ -8,6 +8,7 @@
 #include "analysis/program_index.h"
 #include "reports/graph/picture_builders.h"
 #include "reports/graph/picture_writers.h"
+#include "reports/review_text.h"
 
 namespace pt2lint::graph {
 
@@ -41,7 +42,12 @@ void draw_finding_pictures(const std::vector<ir::Program*>& programs, FileResult
     }
     return nullptr;
   };
-  for (Finding& finding : result.findings) {
+  // Only the primaries and the first findings each explains get a picture: a root cause
+  // explaining 40,000 findings costs kMaxFoldedPicturesDrawn pictures, not 40,000.
+  const std::vector<char> listed = listed_in_report(result, kMaxFoldedPicturesDrawn);
+  for (std::size_t i = 0; i < result.findings.size(); ++i) {
+    if (!listed[i]) continue;
+    Finding& finding = result.findings[i];
     Picture picture = finding_picture(index_of(finding.program), finding, finding_picture_title(finding));
     // No picture rather than an empty one (a state-dict entry, a malformed file).
     if (!has_dataflow(picture)) continue;

@@ -97,6 +97,7 @@ def put(folder, name, data, expect_lines, comment):
         for line in comment.strip().splitlines():
             line = line.strip()
             f.write(f"# ignore-rules:{line[len('IGNORE'):]}\n" if line.startswith("IGNORE")
+                    else f"# args:{line[len('ARGS'):]}\n" if line.startswith("ARGS")
                     else f"# {line}\n")
         for line in expect_lines or ["none"]:
             f.write(f"# expect: {line}\n")

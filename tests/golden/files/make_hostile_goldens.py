@@ -95,6 +95,16 @@ def set_flags(blob, suffix, flags):
     return blob
 
 
+def set_crc(blob, suffix, crc):
+    """Declares CRC-32 `crc` for the member ending in `suffix`, in both headers (they agree,
+    the bytes do not): a member damaged after it was written."""
+    records, _ = central_directory(blob)
+    r = next(r for r in records if r["name"].endswith(suffix))
+    struct.pack_into("<I", blob, r["pos"] + 16, crc)
+    struct.pack_into("<I", blob, r["local"] + 14, crc)
+    return blob
+
+
 def saturate_offset(blob, suffix):
     """The member's 32-bit local header offset saturated (0xFFFFFFFF), its real offset in a
     zip64 extra field: legal zip64, but PyTorch's reader checks the 32-bit field against the
@@ -150,8 +160,14 @@ def main():
     put("unsafe-archive-member", "bad_symlink_beos_host.pt2",
         set_host(write_zip(base + [(ROOT + "extra/link", b"/etc/passwd")]), "extra/link", 16, 0o120777),
         ["error unsafe-archive-member member:counter.aten/extra/link"],
-        """A symbolic link made by host 16 (BeOS): Info-ZIP's unzip makes links for hosts 3, 5,
-        16 and 30, so each of them is a link.""")
+        """A symbolic link made by host 16 (BeOS): Info-ZIP's unzip makes links for hosts 2, 3,
+        5, 16 and 30 (SYMLINK_HOST in unzpriv.h), so each of them is a link.""")
+    put("unsafe-archive-member", "bad_symlink_vms_host.pt2",
+        set_host(write_zip(base + [(ROOT + "extra/link", b"/etc/passwd")]), "extra/link", 2, 0o120777),
+        ["error unsafe-archive-member member:counter.aten/extra/link"],
+        """A symbolic link made by host 2 (VMS): unzip 6.0's SYMLINK_HOST names VMS_ beside
+        UNIX_, ATARI_, BEOS_ and ATHEOS_, and its mapattr() reads the high half of the
+        external attributes as a Unix mode for VMS too, so unzip makes this entry a link.""")
 
     # ---- what PyTorch requires
     put("malformed-program", "bad_archive_format_newline.pt2",
@@ -175,6 +191,64 @@ def main():
         ["warning suspicious-archive-layout member:counter.aten/byteorder"],
         """The byteorder member flagged encrypted (bit 0), its data plain. Measured with
         PyTorch 2.11: loads and runs; other zip tools refuse it or ask for a password.""")
+    put("member-crc-mismatch", "bad_byteorder_crc.pt2",
+        set_crc(write_zip(base), "byteorder", 0x12345678),
+        ["error member-crc-mismatch member:counter.aten/byteorder"],
+        """The byteorder member's CRC-32 is not that of its bytes, in both headers. pt2lint does
+        not otherwise read byteorder; PyTorch never checks a CRC (miniz built with
+        MINIZ_DISABLE_ZIP_READER_CRC32_CHECKS) and loads the bytes as they are.""")
+    put("member-crc-mismatch", "good_weight_crc_unchecked_by_default.pt2",
+        set_crc(write_zip(base), "weights/weight_0", 0x12345678),
+        [],
+        """weight_0's CRC-32 is wrong, but weights are read only with --verify-data (their
+        bytes are the model: reading them costs the file's size). Without it the file is
+        clean; tests/hostile/check_unread_members.py checks that --verify-data reports it.""")
+    big_extra = ROOT + "extra/big.txt"
+    put("member-not-checked", "bad_deflated_extra_over_64_mib.pt2",
+        write_zip(base + [(big_extra, b" " * (65 << 20))], methods={big_extra: zipfile.ZIP_DEFLATED}),
+        ["warning member-not-checked member:counter.aten/extra/big.txt"],
+        """A deflated extra file of 65 MiB: beyond the 64 MiB pt2lint reads of one without
+        --verify-data, and not stored, so it cannot be decoded in place. Reported, never
+        skipped silently.""")
+    put("member-not-checked", "good_deflated_extra_small.pt2",
+        write_zip(base + [(big_extra, b" " * (1 << 20))], methods={big_extra: zipfile.ZIP_DEFLATED}),
+        [],
+        """A deflated extra file of 1 MiB: read and decoded as UTF-8, so nothing to report.""")
+    put("check-time-budget-spent", "bad_budget_of_a_nanosecond.pt2", write_zip(base),
+        ["error check-time-budget-spent -"],
+        """ARGS --time-budget 1e-9
+        The clean archive checked with a budget of 1 ns of CPU: spent before the first
+        program, so one error says the file was not checked.""")
+    put("check-time-budget-spent", "good_default_budget.pt2", write_zip(base), [],
+        """The clean archive under the default budget (60 CPU seconds): checked to the end.""")
+    wcfg = "data/weights/model_weights_config.json"
+    put("malformed-program", "bad_weights_config_case_variant_only.pt2",
+        write_zip(replace(base, wcfg, new_name="data/weights/MODEL_weights_config.json")),
+        ["error malformed-program member:counter.aten/data/weights/MODEL_weights_config.json"],
+        """The weights config only as MODEL_weights_config.json. The zip reader ignores case,
+        but load_pt2 looks the config up by exact name: measured with PyTorch 2.11, it refuses
+        the archive ("data/weights/model_weights_config.json not found in PT2 archive").""")
+    config = json.loads(dict(base)[ROOT + wcfg])
+    config["config"]["lin.weight"]["use_pickle"] = True
+    pickled_config = json.dumps(config).encode()
+    plain_tensor = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\nctorch\nFloatStorage\n"
+                    b"ccollections\nOrderedDict\n.")
+    parameter = b"\x80\x02ctorch._utils\n_rebuild_parameter\n" + plain_tensor[2:]
+    put("malformed-program", "bad_use_pickle_parameter_plain_tensor.pt2",
+        write_zip(replace(replace(base, wcfg, pickled_config), "data/weights/weight_0",
+                          torch_save_zip(plain_tensor))),
+        ["error malformed-program member:counter.aten/data/weights/weight_0"],
+        """lin.weight (is_param) stored with use_pickle as a torch.save of a plain tensor: the
+        pickle rebuilds a tensor, never an nn.Parameter. Measured with PyTorch 2.11 (a real
+        torch.save of the tensor): the verifier refuses it ("State dict entry for parameter
+        lin.weight is not an instance of torch.nn.Parameter").""")
+    put("malformed-program", "good_use_pickle_parameter.pt2",
+        write_zip(replace(replace(base, wcfg, pickled_config), "data/weights/weight_0",
+                          torch_save_zip(parameter))),
+        [],
+        """lin.weight stored with use_pickle as a pickled nn.Parameter
+        (torch._utils._rebuild_parameter): what torch.export.save writes for a pickled
+        parameter.""")
     put("malformed-program", "bad_name_over_511_bytes.pt2",
         write_zip(base + [(ROOT + "extra/" + "n" * 520, b"text")]),
         ["error malformed-program member:" + ROOT + "extra/" + "n" * 520],

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -40,6 +41,22 @@ void ArchiveBytes::open_memory(std::string_view bytes) {
   size_ = bytes.size();
 }
 
+Status ArchiveBytes::open_range(const ArchiveBytes& outer, std::uint64_t offset, std::uint64_t size) {
+  if (offset > outer.size_ || size > outer.size_ - offset) {
+    return Status::error("the member's data lies outside the archive");
+  }
+  size_ = size;
+  if (outer.memory_ != nullptr) {
+    memory_ = outer.memory_ + offset;
+    return {};
+  }
+  fd_ = ::fcntl(outer.fd_, F_DUPFD_CLOEXEC, 0);
+  if (fd_ < 0) return Status::error(std::string("cannot read the archive: ") + std::strerror(errno));
+  base_ = outer.base_ + offset;
+  window_.resize(kWindow);
+  return {};
+}
+
 ArchiveBytes::~ArchiveBytes() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -48,8 +65,10 @@ bool ArchiveBytes::refill(std::uint64_t offset) {
   window_offset_ = offset;
   window_size_ = 0;
   while (window_size_ < kWindow && offset + window_size_ < size_) {
-    const ssize_t n = ::pread(fd_, window_.data() + window_size_, kWindow - window_size_,
-                              static_cast<off_t>(offset + window_size_));
+    const ssize_t n = ::pread(fd_, window_.data() + window_size_,
+                              static_cast<std::size_t>(std::min<std::uint64_t>(kWindow - window_size_,
+                                                                                size_ - offset - window_size_)),
+                              static_cast<off_t>(base_ + offset + window_size_));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     window_size_ += static_cast<std::size_t>(n);
@@ -74,7 +93,7 @@ std::size_t ArchiveBytes::read_at(std::uint64_t offset, char* out, std::size_t n
       done += take;
     } else if (n - done >= kWindow) {
       // Large reads (member data) go straight to the caller's buffer.
-      const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(at));
+      const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(base_ + at));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) break;
       done += static_cast<std::size_t>(got);

@@ -23,6 +23,9 @@ class ArchiveBytes {
   Status open_file(const std::filesystem::path& path);
   // `bytes` must outlive this object.
   void open_memory(std::string_view bytes);
+  // `size` bytes of `outer` from `offset` (a stored member holding a zip of its own), read
+  // through a descriptor of its own; a memory image must outlive this object.
+  Status open_range(const ArchiveBytes& outer, std::uint64_t offset, std::uint64_t size);
   ~ArchiveBytes();
 
   std::uint64_t size() const { return size_; }
@@ -51,6 +54,7 @@ class ArchiveBytes {
   int fd_ = -1;
   const char* memory_ = nullptr;
   std::uint64_t size_ = 0;
+  std::uint64_t base_ = 0;      // where these bytes start in the file (open_range)
   std::uint64_t position_ = 0;  // minizip's reading position
   std::vector<char> window_;
   std::uint64_t window_offset_ = 0;

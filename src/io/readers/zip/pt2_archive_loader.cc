@@ -8,6 +8,7 @@
 
 #include "core/rule_catalogue.h"
 #include "io/readers/zip/crc32_fold.h"
+#include "io/readers/zip/member_crc_check.h"
 #include "io/readers/schema_versions.h"
 #include "io/readers/json/program_json.h"
 #include "io/readers/zip/pt2_archive_requirements.h"
@@ -68,6 +69,22 @@ class StateLoad {
         state_(state) {
     const std::string config_path = folder_path_ + config_name;
     config_ = zip.find(config_path);
+    const auto spelled_exactly = [&] {
+      return std::any_of(zip.members().begin(), zip.members().end(),
+                         [&](const ZipArchive::Member& m) { return m.name == config_path; });
+    };
+    // Both spellings present is a case-folded duplicate, reported as unsafe-archive-member.
+    if (config_ != nullptr && config_->name != config_path && !spelled_exactly()) {
+      // load_pt2 looks its configs up by exact name in the archive's name list, unlike the
+      // zip reader's case-blind lookup (measured with PyTorch 2.11: refused).
+      reporter_.report(kMalformedProgram, program_,
+                       fmt::format("the archive has no '{}', only '{}', which differs in letter case; "
+                                   "torch.export.load looks the config up by its exact name and refuses the "
+                                   "archive (\"{}{} not found in PT2 archive\")",
+                                   config_path, config_->name, folder, config_name),
+                       config_->name, {}, fmt::format("name the member '{}', as torch.export.save does", config_path));
+      config_ = nullptr;
+    }
     state.set_present(config_ != nullptr);
     state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
     if (config_ == nullptr) return;
@@ -198,6 +215,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
   check_stream_version(zip, root, context);
   check_model_entries(zip, root, context);
   check_extra_files(zip, root, context);
+  check_unread_member_crcs(zip, root, context);
 
   std::size_t models = 0;
   for (const auto& m : zip.members()) {

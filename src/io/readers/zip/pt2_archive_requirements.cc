@@ -7,6 +7,7 @@
 #include "core/rule_catalogue.h"
 #include "io/readers/zip/pickle_imports.h"
 #include "support/printable.h"
+#include "io/readers/zip/utf8_stream.h"
 
 namespace pt2lint {
 namespace {
@@ -16,6 +17,7 @@ constexpr std::uint64_t kMaxVersionBytes = 4096;
 // the file's memory budget on a check of their structure.
 constexpr std::uint64_t kMaxSampleInputBytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMaxExtraFileBytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxPickleMemberBytes = std::uint64_t{256} << 20;
 constexpr std::uint64_t kMaxNestedMembers = 100'000;
 constexpr std::uint64_t kMinStreamVersion = 1;   // kMinSupportedFileFormatVersion
 constexpr std::uint64_t kMaxStreamVersion = 10;  // kMaxSupportedFileFormatVersion
@@ -30,11 +32,26 @@ bool read_member(const ZipArchive& zip, const ZipArchive::Member& member, std::u
   return false;
 }
 
-// Fails, saying why, when PyTorchStreamReader cannot open the torch.save zip held in `bytes`.
-Status check_torch_save_zip(std::string_view bytes) {
-  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
-  if (!opened.ok()) return Status::error(fmt::format("it is not a torch.save zip ({})", opened.message()));
-  const ZipArchive* zip = opened.value().get();
+// Says that `member`, which torch.export.load reads (`how`), was not read: it is larger than
+// `bound`, the most pt2lint reads of such a member without --verify-data. Never silence: a
+// report must not read as "clean" about bytes nobody looked at.
+void report_not_checked(const ZipArchive::Member& member, std::string_view program, std::string_view what,
+                        std::string_view how, std::uint64_t bound, LoadContext& context) {
+  context.reporter.report(
+      kMemberNotChecked, program,
+      fmt::format("archive member '{}' ({}, {} bytes) was not checked: it is larger than the {} MiB pt2lint "
+                  "reads of such a member, and torch.export.load {}",
+                  member.name, what, member.size, bound >> 20, how),
+      member.name, {}, "pass --verify-data to read it whole (it costs reading its bytes)");
+}
+
+// The most of a member `bound` allows, or no limit with --verify-data.
+std::uint64_t cap(std::uint64_t bound, const LoadContext& context) {
+  return context.options.verify_data ? UINT64_MAX : bound;
+}
+
+// Fails, saying why, when PyTorchStreamReader cannot open `zip` as a torch.save zip.
+Status check_torch_save_archive(const ZipArchive* zip) {
   const ArchiveLayoutReport layout = check_archive_layout(*zip);
   if (layout.damage.member != nullptr) {
     return Status::error(fmt::format("its member '{}' cannot be read: {}",
@@ -67,6 +84,31 @@ Status check_torch_save_zip(std::string_view bytes) {
         fmt::format("it has no '{}data.pkl', the pickle torch.load reads", printable_excerpt(root)));
   }
   return {};
+}
+
+// The nested torch.save zip a member holds: read whole (`bytes`) when small, else opened in
+// place when stored, so its size costs no memory.
+Expected<std::unique_ptr<ZipArchive>> open_nested_zip(const ZipArchive& zip, const ZipArchive::Member& member,
+                                                      const PaddedBytes* bytes) {
+  return bytes != nullptr ? ZipArchive::open_memory(bytes->view(), kMaxNestedMembers)
+                          : zip.open_stored_member(member, kMaxNestedMembers);
+}
+
+Status check_torch_save_zip(const ZipArchive& zip, const ZipArchive::Member& member, const PaddedBytes* bytes) {
+  const auto opened = open_nested_zip(zip, member, bytes);
+  if (!opened.ok()) return Status::error(fmt::format("it is not a torch.save zip ({})", opened.message()));
+  return check_torch_save_archive(opened.value().get());
+}
+
+// Whether `bytes` (or, for a large member, its first bytes in the archive) start a zip.
+bool starts_a_zip(const ZipArchive& zip, const ZipArchive::Member& member, const PaddedBytes* bytes) {
+  if (bytes != nullptr) return bytes->view().substr(0, 4) == std::string_view("PK\x03\x04", 4);
+  bool zip_magic = false;
+  (void)zip.copy_stored_bytes(member, [&](std::string_view chunk) {
+    zip_magic = chunk.substr(0, 4) == std::string_view("PK\x03\x04", 4);
+    return false;  // the first chunk says it
+  });
+  return zip_magic;
 }
 
 }  // namespace
@@ -159,10 +201,20 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
         "torch.export.save writes them (torch.save((args, kwargs))); write the file again with it");
     return;
   }
-  if (member->size > kMaxSampleInputBytes) return;  // present; too large to open here
+  // Large stored sample inputs (torch.export.save stores every member) are opened in place;
+  // only a large deflated one is beyond reach without --verify-data.
+  const bool in_place = member->size > cap(kMaxSampleInputBytes, context) && member->method == 0;
+  if (member->size > cap(kMaxSampleInputBytes, context) && !in_place) {
+    report_not_checked(*member, name, "the sample inputs, deflated",
+                       "torch.load-s it (with weights_only=False when weights_only=True refuses it), "
+                       "refusing the archive when it is not a torch.save zip; neither its torch.save structure "
+                       "nor its pickle was checked",
+                       kMaxSampleInputBytes, context);
+    return;
+  }
   PaddedBytes bytes;
-  if (!read_member(zip, *member, kMaxSampleInputBytes, bytes, context)) return;
-  const Status loadable = check_torch_save_zip(bytes.view());
+  if (!in_place && !read_member(zip, *member, cap(kMaxSampleInputBytes, context), bytes, context)) return;
+  const Status loadable = check_torch_save_zip(zip, *member, in_place ? nullptr : &bytes);
   if (loadable.ok()) return;
   context.reporter.report(
       kMalformedProgram, name,
@@ -175,13 +227,30 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
 void check_extra_files(const ZipArchive& zip, std::string_view root, LoadContext& context) {
   const std::string extra = std::string(root) + "extra/";
   for (const auto& m : zip.members()) {
-    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(extra) ||
-        m.size > kMaxExtraFileBytes) {
+    if (!m.unsafe.empty() || m.is_directory || !m.name.starts_with(extra)) continue;
+    bool utf8 = true;
+    if (m.size > cap(kMaxExtraFileBytes, context) && m.method == 0) {
+      // Large and stored: decoded in chunks, never held whole.
+      Utf8Stream stream;
+      const Status streamed = zip.copy_stored_bytes(m, [&](std::string_view chunk) { return stream.add(chunk); });
+      if (!streamed.ok() && stream.valid()) {
+        report_not_checked(m, "", "an extra file", fmt::format("decodes it as UTF-8; it could not be read: {}",
+                                                               streamed.message()),
+                           kMaxExtraFileBytes, context);
+        continue;
+      }
+      utf8 = stream.valid() && stream.finish();
+    } else if (m.size > cap(kMaxExtraFileBytes, context)) {
+      report_not_checked(m, "", "an extra file, deflated",
+                         "decodes it as UTF-8 and refuses the archive when it is not; it was not decoded",
+                         kMaxExtraFileBytes, context);
       continue;
+    } else {
+      PaddedBytes bytes;
+      if (!read_member(zip, m, cap(kMaxExtraFileBytes, context), bytes, context)) continue;
+      utf8 = simdjson::validate_utf8(bytes.data(), bytes.size());
     }
-    PaddedBytes bytes;
-    if (!read_member(zip, m, kMaxExtraFileBytes, bytes, context)) continue;
-    if (simdjson::validate_utf8(bytes.data(), bytes.size())) continue;
+    if (utf8) continue;
     context.reporter.report(
         kMalformedProgram, "",
         fmt::format("archive member '{}' is not UTF-8 text; torch.export.load decodes every "
@@ -205,15 +274,16 @@ void check_json_bom(const PaddedBytes& json, std::string_view program, std::stri
 
 namespace {
 
-constexpr std::uint64_t kMaxPickleMemberBytes = std::uint64_t{256} << 20;
-
-// The pickle torch.load reads from `bytes`: data.pkl of a torch.save zip, else the bytes.
-bool pickle_of(std::string_view bytes, PaddedBytes& nested, std::string_view& pickle) {
-  if (bytes.substr(0, 4) != std::string_view("PK\x03\x04", 4)) {
-    pickle = bytes;
+// The pickle torch.load reads from the member (`bytes`, or in place when null): data.pkl of a
+// torch.save zip, else the bytes.
+bool pickle_of(const ZipArchive& outer, const ZipArchive::Member& member, const PaddedBytes* bytes,
+               PaddedBytes& nested, std::string_view& pickle) {
+  if (!starts_a_zip(outer, member, bytes)) {
+    if (bytes == nullptr) return false;  // a bare pickle too large to read: reported by the caller
+    pickle = bytes->view();
     return true;
   }
-  const auto opened = ZipArchive::open_memory(bytes, kMaxNestedMembers);
+  const auto opened = open_nested_zip(outer, member, bytes);
   if (!opened.ok() || opened.value()->members().empty()) return false;
   const ZipArchive* zip = opened.value().get();
   const std::string& first = zip->members().front().name;
@@ -225,19 +295,69 @@ bool pickle_of(std::string_view bytes, PaddedBytes& nested, std::string_view& pi
   return true;
 }
 
-void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member,
-                         std::string_view program, std::string_view role, LoadContext& context) {
-  if (member.size > kMaxPickleMemberBytes) return;
+// `sample_inputs`: check_sample_inputs reads the same member, and reports it too large or
+// unreadable; other pickles are reported here.
+// A weight pickled with use_pickle whose config entry says is_param must unpickle to an
+// nn.Parameter: torch.export.load's verifier refuses a plain tensor ("State dict entry for
+// parameter ... is not an instance of torch.nn.Parameter", measured with PyTorch 2.11). Judged
+// only on a pickle read to its end that imports nothing beyond torch.load(weights_only=True)'s
+// set: a tensor subclass may rebuild a parameter through globals of its own.
+void check_pickled_parameter(const PickleImports& imports, const ZipArchive::Member& member,
+                             std::string_view program, std::string_view parameter, LoadContext& context) {
+  if (!imports.unreadable.empty()) return;
+  for (const std::string& global : imports.globals) {
+    if (global.starts_with("torch._utils._rebuild_parameter") || global == "torch.nn.parameter.Parameter") return;
+  }
+  context.reporter.report(
+      kMalformedProgram, program,
+      fmt::format("archive member '{}' (the weight of parameter '{}', stored with use_pickle) unpickles to a "
+                  "plain tensor, not an nn.Parameter; torch.export.load's verifier refuses the archive (\"State "
+                  "dict entry for parameter {} is not an instance of torch.nn.Parameter\")",
+                  member.name, printable_excerpt(parameter, 120), printable_excerpt(parameter, 120)),
+      member.name, {}, "torch.export.save pickles the parameter itself: save the program again with it");
+}
+
+// `parameter`: the config entry (its FQN) says is_param, or empty.
+void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member, std::string_view program,
+                         std::string_view role, bool sample_inputs, LoadContext& context,
+                         std::string_view parameter = {}) {
+  const std::uint64_t limit = cap(kMaxPickleMemberBytes, context);
+  // A large stored torch.save zip is opened in place: its data.pkl is small, its storages are
+  // what is large. A bare pickle (or a deflated one) that large is beyond reach.
+  const bool in_place = member.size > limit && member.method == 0 && starts_a_zip(zip, member, nullptr);
+  if (member.size > limit && !in_place) {
+    if (!sample_inputs) {
+      report_not_checked(member, program, role,
+                         "unpickles it with weights_only=False: whatever it imports runs at load, and its "
+                         "imports were not read",
+                         kMaxPickleMemberBytes, context);
+    }
+    return;
+  }
   PaddedBytes bytes;
-  if (!zip.read(member, kMaxPickleMemberBytes, bytes).ok()) return;  // reported elsewhere
+  // PyTorch unpickles the bytes whatever their CRC-32 (member-crc-mismatch reports that), so
+  // the pickle is walked as it is.
+  if (Status read = in_place ? Status() : zip.read(member, limit, bytes, ZipArchive::Crc::kLeaveToCaller);
+      !read.ok()) {
+    if (!sample_inputs) {
+      context.reporter.report(
+          kMemberNotChecked, program,
+          fmt::format("archive member '{}' ({}) could not be read, so its pickle was not checked: {}; "
+                      "torch.export.load unpickles it with weights_only=False",
+                      member.name, role, read.message()),
+          member.name);
+    }
+    return;
+  }
   PaddedBytes nested;
   std::string_view pickle;
-  if (!pickle_of(bytes.view(), nested, pickle)) return;  // a damaged nested zip is reported
+  if (!pickle_of(zip, member, in_place ? nullptr : &bytes, nested, pickle)) return;  // a damaged nested zip is reported
   const PickleImports imports = pickle_imports(pickle);
   std::vector<std::string> refused;
   for (const std::string& global : imports.globals) {
     if (!weights_only_allows(global)) refused.push_back(printable_excerpt(global, 120));
   }
+  if (refused.empty() && !parameter.empty()) check_pickled_parameter(imports, member, program, parameter, context);
   // A pickle that stops early (an unknown opcode, cut short) fails to load at that point, as
   // Python's unpickler raises there: only what it imports before runs.
   if (refused.empty()) return;
@@ -264,7 +384,7 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
   const std::string root_text(root);
   const std::string& name = program.name();
   if (const auto* m = zip.find(fmt::format("{}data/sample_inputs/{}.pt", root, name))) {
-    check_pickle_member(zip, *m, name, "the sample inputs", context);
+    check_pickle_member(zip, *m, name, "the sample inputs", /*sample_inputs=*/true, context);
   }
   // Pickled records, and the opaque objects the constants config names: load_pt2 reads
   // only what a config names (an opaque_obj_* member nothing names is never unpickled,
@@ -275,7 +395,9 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
       const bool opaque = entry.value().path_name().starts_with("opaque_obj_");
       if (!entry.value().use_pickle() && !opaque) continue;
       if (const auto* m = zip.find(root_text + std::string(folder) + entry.value().path_name())) {
-        check_pickle_member(zip, *m, name, role, context);
+        const bool parameter = entry.value().use_pickle() && entry.value().is_param();
+        check_pickle_member(zip, *m, name, role, /*sample_inputs=*/false, context,
+                            parameter ? std::string_view(entry.key()) : std::string_view());
       }
     }
   };
@@ -283,7 +405,7 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
   pickled_records(program.constants(), "data/constants/", "a constant stored with use_pickle");
   for (const char* legacy : {"data/weights/", "data/constants/"}) {
     if (const auto* m = zip.find(fmt::format("{}{}{}.pt", root, legacy, name))) {
-      check_pickle_member(zip, *m, name, "a legacy whole-state file", context);
+      check_pickle_member(zip, *m, name, "a legacy whole-state file", /*sample_inputs=*/false, context);
     }
   }
 }

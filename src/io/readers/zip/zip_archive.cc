@@ -15,9 +15,13 @@
 namespace pt2lint {
 namespace {
 
-// "Version made by" high bytes whose external attributes hold a Unix mode, as Info-ZIP's
-// unzip reads them (it makes links for each): Unix, Atari ST, BeOS, OS X.
-bool host_has_unix_mode(unsigned host) { return host == 3 || host == 5 || host == 16 || host == 30; }
+// "Version made by" high bytes for which Info-ZIP's unzip 6.0 makes a symbolic link of an
+// entry whose external attributes hold S_IFLNK: its SYMLINK_HOST macro (unzpriv.h) names
+// UNIX_ (3), ATARI_ (5), BEOS_ (16), ATHEOS_ (30) and VMS_ (2), and mapattr() reads the
+// high 16 bits as a Unix mode for each of them.
+bool host_has_unix_mode(unsigned host) {
+  return host == 2 || host == 3 || host == 5 || host == 16 || host == 30;
+}
 
 }  // namespace
 
@@ -75,6 +79,20 @@ Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_memory(std::string_view b
                                                               std::uint64_t max_members) {
   auto handle = std::make_unique<Handle>();
   handle->bytes.open_memory(bytes);
+  return finish_open(std::move(handle), max_members);
+}
+
+Expected<std::unique_ptr<ZipArchive>> ZipArchive::open_stored_member(const Member& member,
+                                                                    std::uint64_t max_members) const {
+  if (member.method != 0 || member.size != member.compressed_size) {
+    return Status::error("the member is not stored uncompressed");
+  }
+  Expected<std::uint64_t> offset = data_offset(member);
+  if (!offset.ok()) return offset.status();
+  auto handle = std::make_unique<Handle>();
+  if (Status opened = handle->bytes.open_range(handle_->bytes, offset.value(), member.size); !opened.ok()) {
+    return opened;
+  }
   return finish_open(std::move(handle), max_members);
 }
 

@@ -79,6 +79,12 @@ class ZipArchive {
   // Whether `bytes` have the CRC-32 the central directory declares for `member`.
   static bool crc_matches(const Member& member, std::string_view bytes);
 
+  // The zip a stored member holds (a torch.save zip: sample inputs, a pickled weight), opened
+  // in place: its bytes are read from this archive on demand, never copied whole. Fails when
+  // the member is not stored or is not a readable zip.
+  Expected<std::unique_ptr<ZipArchive>> open_stored_member(const Member& member,
+                                                           std::uint64_t max_members) const;
+
   // Hands the member's bytes as stored in the archive (compressed when `method` is not 0) to
   // `sink` in chunks, for copying a member into another archive without decoding it or
   // holding it whole. Stops, failing, when `sink` returns false.
