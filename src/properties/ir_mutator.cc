@@ -128,14 +128,21 @@ void rename_everywhere(ir::Program& p, const std::string& from, const std::strin
     if (std::string* v = output_spec_value(spec)) swap_name(*v);
 }
 
-bool rename_value(ir::Program& p, Rng& rng) {
+// A name some node of some graph defines, picked at random; null when the pick finds none.
+std::string* some_defined_name(ir::Program& p, Rng& rng) {
   ir::Graph* g = some_graph(p, rng, 1);
-  if (g == nullptr) return false;
+  if (g == nullptr) return nullptr;
   ir::Node& node = *g->mutable_nodes(static_cast<int>(pick(rng, g->nodes_size())));
   std::vector<std::string*> defined;
   for_each_defined(node, [&](std::string& name) { defined.push_back(&name); });
-  if (defined.empty()) return false;
-  std::string& name = *defined[pick(rng, defined.size())];
+  if (defined.empty()) return nullptr;
+  return defined[pick(rng, defined.size())];
+}
+
+bool rename_value(ir::Program& p, Rng& rng) {
+  std::string* defined = some_defined_name(p, rng);
+  if (defined == nullptr) return false;
+  std::string& name = *defined;
   const std::string from = name, to = from + "_renamed";
   if (coin(rng)) rename_everywhere(p, from, to);  // harmless: names do not count
   else name = to;                                 // the definition only: readers dangle
@@ -158,13 +165,9 @@ bool hostile_name(ir::Program& p, Rng& rng) {
     p.set_name(p.name() + payload);
     return true;
   }
-  ir::Graph* g = some_graph(p, rng, 1);
-  if (g == nullptr) return false;
-  ir::Node& node = *g->mutable_nodes(static_cast<int>(pick(rng, g->nodes_size())));
-  std::vector<std::string*> defined;
-  for_each_defined(node, [&](std::string& name) { defined.push_back(&name); });
-  if (defined.empty()) return false;
-  const std::string from = *defined[pick(rng, defined.size())];
+  std::string* defined = some_defined_name(p, rng);
+  if (defined == nullptr) return false;
+  const std::string from = *defined;
   rename_everywhere(p, from, from + payload);
   return true;
 }

@@ -45,6 +45,16 @@ void drop_output(ir::Program& p, int spec) {
   p.mutable_program()->mutable_graph_module()->mutable_graph()->mutable_outputs()->DeleteSubrange(spec, 1);
 }
 
+// Every write-back's target moved to the next write-back's: the number of write-backs rotated.
+std::size_t rotate_write_back_targets(const ir::Program& clean, ir::Program& broken) {
+  std::vector<int> writes;
+  std::vector<std::string> targets;
+  for (int i = 0; i < signature(clean).output_specs_size(); ++i)
+    if (is_mutation_output(signature(clean).output_specs(i))) writes.push_back(i), targets.push_back(target_of(clean, i));
+  for (std::size_t k = 0; k < writes.size(); ++k) set_target(broken, writes[k], targets[(k + 1) % targets.size()]);
+  return writes.size();
+}
+
 int spec_writing(const ir::Program& p, const std::string& state) {
   for (int i = 0; i < signature(p).output_specs_size(); ++i)
     if (is_mutation_output(signature(p).output_specs(i)) && target_of(p, i) == state) return i;
@@ -77,12 +87,7 @@ TEST(RepairsElimination, ASwappedFreshWindowGoesToTheOnlyStateLeft) {
 TEST(RepairsElimination, TwoFreshValuesOfOneShapeAreNotGuessed) {
   const ir::Program clean = clean_program("encdec_cache");
   ir::Program broken = clean;
-  std::vector<int> writes;
-  std::vector<std::string> targets;
-  for (int i = 0; i < signature(clean).output_specs_size(); ++i)
-    if (is_mutation_output(signature(clean).output_specs(i))) writes.push_back(i), targets.push_back(target_of(clean, i));
-  ASSERT_EQ(writes.size(), 4u);
-  for (std::size_t k = 0; k < writes.size(); ++k) set_target(broken, writes[k], targets[(k + 1) % targets.size()]);
+  ASSERT_EQ(rotate_write_back_targets(clean, broken), 4u);
   const ProgramRepair repair = repair_program(broken);
   EXPECT_FALSE(repair.refusal.empty());
   EXPECT_TRUE(repair.edits.empty());
@@ -132,11 +137,7 @@ TEST(RepairsAgainst, AnErasedComputationIsNamedAndNothingIsApplied) {
 TEST(RepairsAgainst, AdoptsTheOriginalOutputsWhenTheProgramAloneCannotDecide) {
   const ir::Program clean = clean_program("encdec_cache");
   ir::Program broken = clean;
-  std::vector<int> writes;
-  std::vector<std::string> targets;
-  for (int i = 0; i < signature(clean).output_specs_size(); ++i)
-    if (is_mutation_output(signature(clean).output_specs(i))) writes.push_back(i), targets.push_back(target_of(clean, i));
-  for (std::size_t k = 0; k < writes.size(); ++k) set_target(broken, writes[k], targets[(k + 1) % targets.size()]);
+  rotate_write_back_targets(clean, broken);
   const PromisedRepair repair = adopt_original_outputs(broken, clean);
   ASSERT_TRUE(repair.refusal.empty()) << repair.refusal;
   EXPECT_EQ(repair.edits.size(), 4u);

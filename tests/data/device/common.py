@@ -209,3 +209,32 @@ def export_pair(labels, out_dir, name, model, steps, dynamic_shapes=None, expect
     save(aten, path)
     labels.add(dict(base, file=os.path.basename(path), dialect="ATEN", **judge(path, snapshot, steps)))
     return ep, aten
+
+
+# How a repaired program is judged against its clean source (tests/data/device/repairs,
+# tests/data/fix/device): the state renames the program records, then each step's outputs and
+# buffers compared under them.
+def recorded_mapping(path):
+    with zipfile.ZipFile(path) as z:
+        for n in z.namelist():
+            if n.endswith(".json") and "/models/" in "/" + n:
+                meta = json.loads(z.read(n))["graph_module"].get("metadata", {})
+                if "custom" in meta:
+                    return json.loads(meta["custom"]).get("pt2lint.renamed_buffers", {})
+    return {}
+
+
+def compare(got, want, mapping):
+    diffs = []
+    for step, ((outs, bufs), (w_outs, w_bufs)) in enumerate(zip(got, want)):
+        if len(outs) != len(w_outs) or any(a.shape != b.shape or not torch.equal(a, b) for a, b in zip(outs, w_outs)):
+            diffs.append(f"step {step}: outputs differ")
+        for name, value_want in w_bufs.items():
+            value = bufs.get(mapping.get(name, name))
+            if value is None:
+                diffs.append(f"step {step}: buffer {name} missing")
+            elif value.shape != value_want.shape or not torch.equal(value, value_want):
+                diffs.append(f"step {step}: buffer {name} differs")
+        if len(bufs) != len(w_bufs):
+            diffs.append(f"step {step}: {len(bufs)} buffers, the clean program has {len(w_bufs)}")
+    return diffs

@@ -48,11 +48,9 @@ def pt2lint(binary, path, env):
     return {"exit": run.returncode, "seconds": round(took, 2), "findings": findings}
 
 
-def main():
-    archives, binary, out_dir = sys.argv[1:4]
-    os.makedirs(out_dir, exist_ok=True)
-    # The carried libraries (lib/: minizip, simdjson, fmt; libstdcxx/: Debian 12's libstdc++,
-    # used only when the device's own is too old).
+def carried_env(binary):
+    """The environment the carried binary runs in: lib/ (minizip, simdjson, fmt) beside it, and
+    libstdcxx/ (Debian 12's libstdc++) only when the device's own is too old."""
     here = os.path.dirname(binary)
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(here, "lib"))
     probe = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env)
@@ -60,6 +58,13 @@ def main():
         env["LD_LIBRARY_PATH"] += ":" + os.path.join(here, "libstdcxx")
         probe = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env)
     print("pt2lint:", probe.returncode, probe.stdout.strip(), probe.stderr.strip()[:300], flush=True)
+    return env
+
+
+def main():
+    archives, binary, out_dir = sys.argv[1:4]
+    os.makedirs(out_dir, exist_ok=True)
+    env = carried_env(binary)
     t0 = time.time()
     import torch
     print(f"torch {torch.__version__} imported in {time.time() - t0:.1f}s", flush=True)

@@ -23,7 +23,7 @@ import traceback
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from judge_hostile import pt2lint, verdict_of  # noqa: E402
+from judge_hostile import carried_env, pt2lint, verdict_of  # noqa: E402
 
 MARKERS = ["/tmp/pt2lint-marker-use-pickle", "/tmp/pt2lint-marker-opaque"]
 
@@ -99,14 +99,7 @@ def torch_made_cases(torch, archives):
 def main():
     archives, binary, out_dir = sys.argv[1:4]
     os.makedirs(out_dir, exist_ok=True)
-    here = os.path.dirname(binary)
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(here, "lib"))
-    import subprocess
-    probe = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env)
-    if probe.returncode != 0:
-        env["LD_LIBRARY_PATH"] += ":" + os.path.join(here, "libstdcxx")
-        probe = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env)
-    print("pt2lint:", probe.returncode, probe.stdout.strip(), probe.stderr.strip()[:300], flush=True)
+    env = carried_env(binary)
     t0 = time.time()
     import torch
     print(f"torch {torch.__version__} imported in {time.time() - t0:.1f}s", flush=True)

@@ -17,13 +17,14 @@ import os
 import sys
 import time
 import traceback
-import zipfile
 
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 for extra in (HERE, os.path.join(HERE, ".."), os.path.join(HERE, "..", "..", "device")):
     sys.path.insert(0, extra)
+from common import compare, recorded_mapping  # noqa: E402
+
 try:
     import customops_lib  # noqa: F401  (pt2lint_test::*, pt2lint_lib::*)
 except Exception as e:  # noqa: BLE001
@@ -69,30 +70,6 @@ def trace(path, steps):
     return out
 
 
-def recorded_mapping(path):
-    with zipfile.ZipFile(path) as z:
-        for n in z.namelist():
-            if n.endswith(".json") and "/models/" in "/" + n:
-                meta = json.loads(z.read(n))["graph_module"].get("metadata", {})
-                if "custom" in meta:
-                    return json.loads(meta["custom"]).get("pt2lint.renamed_buffers", {})
-    return {}
-
-
-def compare(got, want, mapping):
-    diffs = []
-    for step, ((outs, bufs), (w_outs, w_bufs)) in enumerate(zip(got, want)):
-        if len(outs) != len(w_outs) or any(a.shape != b.shape or not torch.equal(a, b) for a, b in zip(outs, w_outs)):
-            diffs.append(f"step {step}: outputs differ")
-        for name, value_want in w_bufs.items():
-            value = bufs.get(mapping.get(name, name))
-            if value is None:
-                diffs.append(f"step {step}: buffer {name} missing")
-            elif value.shape != value_want.shape or not torch.equal(value, value_want):
-                diffs.append(f"step {step}: buffer {name} differs")
-        if len(bufs) != len(w_bufs):
-            diffs.append(f"step {step}: {len(bufs)} buffers, the clean program has {len(w_bufs)}")
-    return diffs
 
 
 def main():

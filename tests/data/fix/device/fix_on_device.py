@@ -33,7 +33,7 @@ for extra in (os.path.join(HERE, ".."), os.path.join(HERE, "..", "..", "device")
     sys.path.insert(0, extra)
 sys.path.insert(0, HERE)
 import corrupt_passes  # noqa: E402
-from common import judge, low_entropy_, save  # noqa: E402
+from common import compare, judge, low_entropy_, recorded_mapping, save  # noqa: E402
 
 try:
     import customops_lib  # noqa: E402,F401  (defines the custom ops)
@@ -218,33 +218,6 @@ def trace(path, steps):
     return out, meta
 
 
-def recorded_mapping(path):
-    """old name -> new name, as the repaired program records it (pt2lint.renamed_buffers)."""
-    import zipfile
-    with zipfile.ZipFile(path) as z:
-        for n in z.namelist():
-            if n.endswith(".json") and "/models/" in "/" + n:
-                doc = json.loads(z.read(n))
-                for k, v in doc["graph_module"].get("metadata", {}).items():
-                    if k == "custom":
-                        return json.loads(v).get("pt2lint.renamed_buffers", {})
-    return {}
-
-
-def compare(got, want, mapping):
-    diffs = []
-    for step, ((outs, bufs), (w_outs, w_bufs)) in enumerate(zip(got, want)):
-        if len(outs) != len(w_outs) or any(a.shape != b.shape or not torch.equal(a, b) for a, b in zip(outs, w_outs)):
-            diffs.append(f"step {step}: outputs differ")
-        for name, want_value in w_bufs.items():
-            value = bufs.get(mapping.get(name, name))
-            if value is None:
-                diffs.append(f"step {step}: buffer {name} missing")
-            elif value.shape != want_value.shape or not torch.equal(value, want_value):
-                diffs.append(f"step {step}: buffer {name} differs")
-        if len(bufs) != len(w_bufs):
-            diffs.append(f"step {step}: {len(bufs)} buffers, the clean program has {len(w_bufs)}")
-    return diffs
 
 
 def pt2lint_works():
