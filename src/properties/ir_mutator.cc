@@ -153,7 +153,7 @@ bool rename_value(ir::Program& p, Rng& rng) {
 // comment if a report wrote it raw. Valid UTF-8 only: the readers refuse the rest.
 constexpr const char* kHostileNames[] = {
     "x\n::add-mask::secret", "x\r\n::error title=fake::all clean", "x\x1b[2J\x1b[31mred", "x\x07\x08\x7f",
-    "x\u2028\u2029y", "x\u0085\u009b" "31m", "x](javascript:alert(1))", "x`` @everyone <img src=x>",
+    "x\u2028\u2029y", "x\u0085\u009b31m", "x](javascript:alert(1))", "x`` @everyone <img src=x>",
     "x%%{init: {}}%%|y", "x\t\x0b\x0c|---|",
 };
 
