@@ -161,6 +161,7 @@ long ArchiveBytes::seek_stream(voidpf, voidpf stream, ZPOS64_T offset, int origi
   if (origin == ZLIB_FILEFUNC_SEEK_END) base = self->size_;
   if (offset > self->size_ || base > self->size_ - offset) return -1;
   self->position_ = base + offset;
+  if (origin == ZLIB_FILEFUNC_SEEK_SET) self->last_absolute_seek_ = self->position_;
   return 0;
 }
 

@@ -31,6 +31,10 @@ class ArchiveBytes {
   std::uint64_t size() const { return size_; }
   // Whether minizip asked for bytes the archive does not have: its records are cut short.
   bool read_short() const { return read_short_; }
+  // The offset of minizip's last absolute seek (ZLIB_FILEFUNC_SEEK_SET), or UINT64_MAX before
+  // the first: each of minizip's reads of a central-directory record starts with one, to the
+  // record, so after unzGoToNextFile it is where minizip read the current record.
+  std::uint64_t last_absolute_seek() const { return last_absolute_seek_; }
 
   // Copies up to `n` bytes at `offset` into `out`; returns how many it copied (fewer at the
   // end of the archive or on a read error).
@@ -56,6 +60,7 @@ class ArchiveBytes {
   std::uint64_t size_ = 0;
   std::uint64_t base_ = 0;      // where these bytes start in the file (open_range)
   std::uint64_t position_ = 0;  // minizip's reading position
+  std::uint64_t last_absolute_seek_ = UINT64_MAX;
   std::vector<char> window_;
   std::uint64_t window_offset_ = 0;
   std::size_t window_size_ = 0;
