@@ -298,7 +298,7 @@ class NodeDiff {
           .note("the op computes with the new value on every call: a reset BatchNorm eps or momentum, a "
                 "changed dim or scale, gives other outputs than the original (pytorch/ao#4758)")
           .fix(fmt::format("keep the original's {} in the pass that rewrote the node; if the change is "
-                           "intended, this note is the record of it",
+                           "intended, this finding is the record of it",
                            input_label(bn, k)));
     }
   }

@@ -218,6 +218,9 @@ class EffectTokenChain final : public Rule {
           tokens[results[static_cast<std::size_t>(through.output)]].node = n;
       }
     }
+    // The call's token output is unknown past a defect inside: one root cause, never also a
+    // made-up output token.
+    if (miswired_inside) return;
     for (int n : calls) {
       const std::string_view taken = token_argument(graph.nodes(n));
       auto it = tokens.find(taken);
@@ -260,7 +263,7 @@ class EffectTokenChain final : public Rule {
       report_forked(index, sink, name, token);
       miswired = true;
     }
-    if (miswired || miswired_inside || !followed_everywhere) return;
+    if (miswired || !followed_everywhere) return;
     for (const auto& [name, token] : tokens)
       if (token.taken_by.empty() && token.output_specs.empty()) report_dropped(index, sink, name, token);
   }
