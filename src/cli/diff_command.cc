@@ -3,6 +3,9 @@
 // 3 when nothing is broken but some state's writes cannot be decided (PT414).
 #include <iostream>
 #include <memory>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "cli/command_output.h"
 #include "cli/op_schema_files.h"
@@ -23,7 +26,26 @@ struct DiffFlags {
   std::string format = "text";
   std::string output;
   std::vector<std::string> op_schemas;
+  std::vector<std::string> extend_select;  // opt-in contract rules: IDs, ID prefixes or names
 };
+
+// The IDs --extend-select turns on; false (after printing why) for a selector that names no
+// rule diff reports.
+bool contract_rules_selected(const RuleRegistry& registry, const DiffFlags& flags,
+                             std::set<std::string, std::less<>>& ids) {
+  for (const std::string& selector : flags.extend_select) {
+    std::vector<const RuleInfo*> rules = registry.match(selector);
+    std::erase_if(rules, [](const RuleInfo* r) { return r->phase != RulePhase::kContract; });
+    if (rules.empty()) {
+      const std::string close = registry.suggest(selector);
+      print_error(fmt::format("--extend-select: '{}' selects no rule diff reports (the contract rules, PT4xx){}",
+                              selector, close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
+      return false;
+    }
+    for (const RuleInfo* r : rules) ids.emplace(r->id);
+  }
+  return true;
+}
 
 // Prints why diff_programs stopped before comparing; the exit code.
 int print_diff_refusal(const DiffFlags& flags, const DiffReport& report) {
@@ -48,7 +70,9 @@ int run_diff(const RuleRegistry& registry, const DiffFlags& flags) {
     print_error("unknown format '" + flags.format + "'");
     return kExitUsage;
   }
-  const DiffReport report = diff_programs({flags.before, flags.after, flags.rename, flags.op_schemas});
+  std::set<std::string, std::less<>> opt_in;
+  if (!contract_rules_selected(registry, flags, opt_in)) return kExitUsage;
+  const DiffReport report = diff_programs({flags.before, flags.after, flags.rename, flags.op_schemas, opt_in});
   if (report.outcome == DiffOutcome::kBadOpSchemas)
     for (const std::string& problem : report.schema_problems) print_error(problem);
   std::ostream& notes = format->notes_on_stdout && flags.output.empty() ? std::cout : std::cerr;
@@ -107,6 +131,10 @@ Subcommand add_diff_command(CLI::App& app, const RuleRegistry& registry) {
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember(format_names()));
   cmd->add_option("-o,--output", options->output, "write the report to FILE");
   add_op_schemas_option(*cmd, options->op_schemas);
+  cmd->add_option("--extend-select", options->extend_select,
+                  "also report these opt-in contract rules (IDs, ID prefixes or names, comma-separated): "
+                  "literal-changed, metadata-lost")
+      ->delimiter(',');
   return {cmd, [&registry, options] { return run_diff(registry, *options); }};
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/opschema/schema_catalog.h"
 #include "analysis/program_index.h"
 #include "contract/learned_schemas.h"
+#include "contract/node_diff.h"
 #include "contract/recorded_renames.h"
 #include "contract/rename_map_file.h"
 #include "core/diagnostic_sink.h"
@@ -37,8 +38,8 @@ void build_diff_schemas(const DiffOptions& options, DiffReport& report, opschema
 ContractVerdict verdict_of(const std::vector<Finding>& findings) {
   bool undecidable = false;
   for (const Finding& f : findings) {
-    if (f.rule_id != kWriteBackUndecidable.id) return ContractVerdict::kBroken;
-    undecidable = true;
+    if (f.rule_id == kWriteBackUndecidable.id) undecidable = true;
+    else if (f.severity == Severity::kError) return ContractVerdict::kBroken;
   }
   return undecidable ? ContractVerdict::kUndecidable : ContractVerdict::kKept;
 }
@@ -99,6 +100,17 @@ DiffReport diff_programs(const DiffOptions& options) {
     return RenameMap{};
   };
   diff_program_sets(report.before_contracts, report.after_contracts, renames_for, sink);
+  // Below the signatures: the nodes of each pair of programs, paired as diff_program_sets pairs them.
+  const auto& bp = report.before.programs;
+  const auto& ap = report.after.programs;
+  for (std::size_t i = 0; i < bp.size(); ++i) {
+    for (std::size_t j = 0; j < ap.size(); ++j) {
+      if (!(bp.size() == 1 && ap.size() == 1) && bp[i].name() != ap[j].name()) continue;
+      Expected<RenameMap> renames = diff_renames(report, options.after, report.after_contracts[j]);
+      diff_nodes(bp[i], ap[j], report.before_contracts[i], report.after_contracts[j],
+                 renames.ok() ? renames.value() : RenameMap{}, options.opt_in, sink);
+    }
+  }
   if (!report.mapping_errors.empty()) {
     report.outcome = DiffOutcome::kBadRecordedRenames;
     return report;

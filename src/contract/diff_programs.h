@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct DiffOptions {
   std::string after;   // its lowering
   std::string rename;  // --rename MAP.json; "": the mapping AFTER records
   std::vector<std::string> op_schemas;  // --op-schemas files
+  // IDs of the opt-in contract rules turned on (--extend-select): literal-changed, metadata-lost.
+  std::set<std::string, std::less<>> opt_in;
 };
 
 enum class DiffOutcome {
@@ -33,8 +36,8 @@ enum class DiffOutcome {
 };
 
 enum class ContractVerdict {
-  kKept,         // no promise broken, every write decided
-  kBroken,       // a finding other than PT414
+  kKept,         // no promise broken, every write decided (warnings and notes may exist)
+  kBroken,       // an error finding
   kUndecidable,  // nothing broken, but some state's writes cannot be decided (PT414)
 };
 

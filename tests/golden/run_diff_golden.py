@@ -10,12 +10,13 @@ run_golden.py (whose parsing this reuses): `# expect: SEVERITY RULE LOCATION`, o
 followed by pins `{{TEXT}}` of the finding's text, `# expect: none` (the default), `# ignore-rules: NAME, ...`. LOCATION is as in run_golden.py; diff's findings
 locate a write-back at output_specs[i], a lost or undecidable state at state:FQN, a user input
 at input_specs[i] (i counts user inputs), and the other user-output and program findings at `-`.
-`# extend-select:` means nothing to diff and is refused; the `.before.textproto` must hold no
+`# extend-select: NAME, ...` turns on diff's opt-in rules (literal-changed, metadata-lost), as
+`pt2lint diff --extend-select` does; `# args:` is refused. The `.before.textproto` must hold no
 `# expect:` line (it would be silently ignored).
 
 The exit status is checked too, as `pt2lint diff` promises it (README, "Exit codes"): 1 when
-an expected finding is of any rule but write-back-undecidable (PT414), else 3 when one is of
-PT414, else 0. A file whose ignored rules make that unknowable says it with
+an expected finding is an error, else 3 when one is of write-back-undecidable (PT414), else 0
+(the opt-in warnings and notes do not fail a diff). A file whose ignored rules make that unknowable says it with
 `# expect-exit: N`.
 Fails (exit 1) on any difference, printing every one first.
 """
@@ -37,10 +38,9 @@ def expected_exit(path, expected):
         for line in f:
             if line.strip().startswith(EXPECT_EXIT):
                 return int(line.strip()[len(EXPECT_EXIT):])
-    rules = {rule for _, rule, _ in expected}
-    if rules - UNDECIDABLE:
+    if any(severity == "error" for severity, _, _ in expected):
         return 1
-    return 3 if rules else 0
+    return 3 if {rule for _, rule, _ in expected} & UNDECIDABLE else 0
 
 
 def check_pair(tool, after):
@@ -52,11 +52,12 @@ def check_pair(tool, after):
                 f"{AFTER} file"]
     pins = []
     expected, ignored, extend = run_golden.read_expectations(after, pins)
-    if extend:
-        return ["error      '# extend-select:' has no meaning for diff"]
+    if any(not isinstance(rule, str) for rule in extend):
+        return ["error      '# args:' has no meaning for diff"]
     if ignored and not any(line.startswith(EXPECT_EXIT) for line in open(after, encoding="utf-8")):
         return ["error      '# ignore-rules:' needs '# expect-exit: N' (the exit status counts every rule)"]
-    run = subprocess.run([tool, "diff", "--format", "json", before, after], capture_output=True, timeout=60)
+    select = ["--extend-select", ",".join(extend)] if extend else []
+    run = subprocess.run([tool, "diff", "--format", "json", *select, before, after], capture_output=True, timeout=60)
     found, aliases = run_golden.report_findings(run, ignored)
     problems = run_golden.compare(expected, found, aliases, pins)
     want = expected_exit(after, expected)

@@ -244,6 +244,79 @@ std::string tensor_argument(const ir::Node& node, std::string_view name) {
   return {};
 }
 
+// The dimension index_put indexes: the place of the one tensor among its `indices` (the others
+// None), with that tensor's name; or why it cannot say.
+struct IndexedDim {
+  std::int64_t dim = -1;
+  std::string positions;
+  std::string undecidable;
+};
+
+IndexedDim indexed_dimension(const ir::Node& node) {
+  IndexedDim indexed;
+  for (const ir::NamedArgument& input : node.inputs()) {
+    if (input.name() != "indices" || !input.arg().has_as_optional_tensors()) continue;
+    const auto& items = input.arg().as_optional_tensors().items();
+    for (int k = 0; k < items.size(); ++k) {
+      if (!items[k].has_as_tensor()) continue;
+      if (indexed.dim >= 0) {
+        indexed.undecidable = "it is indexed along several dimensions at once";
+        return indexed;
+      }
+      indexed.dim = k;
+      indexed.positions = items[k].as_tensor().name();
+    }
+  }
+  if (indexed.dim < 0) indexed.undecidable = "its indices are not a list of tensors pt2lint can read";
+  return indexed;
+}
+
+// Where a tensor of write positions comes from: the arange node that makes it (or -1), the
+// integer it is shifted by on the way, and the last value followed (for messages).
+struct Positions {
+  int arange = -1;
+  Linear shift = constant(0);
+  std::string source;
+};
+
+// Follows `name` back through views and copies that keep its values (view, reshape, unsqueeze,
+// squeeze, clone, to, _to_copy, alias, expand) and through add/sub of an integer, to an
+// arange(start, end) of step 1.
+Positions follow_positions(const ProgramIndex& index, const SymbolFacts& facts, std::string name) {
+  Positions found;
+  found.source = name;
+  const ir::Graph& graph = index.graph();
+  for (int hops = 0; hops < 16 && !name.empty(); ++hops) {
+    const std::optional<ValueDef> def = index.definition(name);
+    if (!def || def->node < 0) return found;
+    const ir::Node& made = graph.nodes(def->node);
+    const std::string_view op = op_of(made);
+    if (op == "aten.arange.default" || op == "aten.arange.start" || op == "aten.arange.start_step") {
+      const Linear step = facts.argument(made, "step", 1);
+      if (step.ok && !step.symbolic() && step.constant == 1) found.arange = def->node;
+      return found;
+    }
+    const bool keeps = op.starts_with("aten.view.") || op.starts_with("aten.reshape.") ||
+                       op.starts_with("aten.unsqueeze.") || op.starts_with("aten.squeeze.") ||
+                       op.starts_with("aten.clone.") || op.starts_with("aten.to.") || op.starts_with("aten._to_copy.") ||
+                       op.starts_with("aten.alias.") || op.starts_with("aten.expand.") ||
+                       op.starts_with("aten._unsafe_view.");
+    const bool shifts = op == "aten.add.Tensor" || op == "aten.add.Scalar" || op == "aten.sub.Tensor" ||
+                        op == "aten.sub.Scalar";
+    if (shifts) {
+      const Linear by = facts.argument(made, "other", std::nullopt);
+      const Linear alpha = facts.argument(made, "alpha", 1);
+      if (!by.ok || !alpha.ok || alpha.symbolic() || alpha.constant != 1) return found;
+      found.shift = add(found.shift, by, op.starts_with("aten.sub") ? -1 : 1);
+    } else if (!keeps) {
+      return found;
+    }
+    name = tensor_argument(made, "self");
+    if (!name.empty()) found.source = name;
+  }
+  return found;
+}
+
 // A write of `placeholder` along `dim` from `start` to `end` by `node`.
 struct Site {
   int node;
@@ -267,25 +340,33 @@ std::optional<Site> site_of(const ProgramIndex& index, const SymbolFacts& facts,
       op == "aten.index_put.default") {
     const int p = buffer_argument(index, node, "self");
     if (p < 0) return std::nullopt;
-    const std::string positions = op.starts_with("aten.index_copy") ? tensor_argument(node, "index") : "";
-    Site site{n, p, int_argument(node, "dim", 0), unknown(), unknown(), {}};
-    // Positions made by arange(start, end) (step 1) are the range [start, end).
-    if (const std::optional<ValueDef> made = index.definition(positions); made && made->node >= 0) {
-      const ir::Node& range = graph.nodes(made->node);
-      const std::string_view range_op = op_of(range);
-      const bool unit_step = range_op != "aten.arange.start_step" || facts.argument(range, "step", 1).constant == 1;
-      if ((range_op == "aten.arange.default" || range_op == "aten.arange.start" ||
-           range_op == "aten.arange.start_step") &&
-          unit_step && !facts.argument(range, "step", 1).symbolic()) {
-        site.start = range_op == "aten.arange.default" ? constant(0) : facts.argument(range, "start", 0);
-        site.end = facts.argument(range, "end", std::nullopt);
+    const bool copy = op.starts_with("aten.index_copy");
+    Site site{n, p, copy ? int_argument(node, "dim", 0) : 0, unknown(), unknown(), {}};
+    std::string positions = copy ? tensor_argument(node, "index") : "";
+    if (!copy) {
+      // index_put(cache, [None, None, positions], values): the one tensor of `indices` indexes
+      // the dimension at its place (transformers' StaticCache after run_decompositions).
+      const IndexedDim indexed = indexed_dimension(node);
+      if (!indexed.undecidable.empty()) {
+        site.undecidable = indexed.undecidable;
         return site;
       }
+      site.dim = indexed.dim;
+      positions = indexed.positions;
     }
-    site.undecidable = positions.empty()
-        ? "it is written at tensor indices, whose values torch.export records no range for"
-        : fmt::format("it is written at the positions held by tensor `{}`, whose values torch.export records no "
-                      "range for", positions);
+    // Positions made by arange(start, end) (step 1), maybe shifted by an integer and viewed,
+    // are the range [start, end) shifted.
+    const Positions made = follow_positions(index, facts, positions);
+    if (made.arange >= 0) {
+      const ir::Node& range = graph.nodes(made.arange);
+      const std::string_view range_op = op_of(range);
+      site.start = add(range_op == "aten.arange.default" ? constant(0) : facts.argument(range, "start", 0), made.shift);
+      site.end = add(facts.argument(range, "end", std::nullopt), made.shift);
+      return site;
+    }
+    site.undecidable = fmt::format("it is written at the positions held by tensor `{}`{}, whose values torch.export "
+                                   "records no range for",
+                                   made.source, made.source == positions ? "" : fmt::format(" (through `{}`)", positions));
     return site;
   }
   if (op != "aten.copy_.default" && op != "aten.fill_.Scalar" && op != "aten.fill_.Tensor" && op != "aten.zero_.default")

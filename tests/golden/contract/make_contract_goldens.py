@@ -206,12 +206,13 @@ RULE_IDS = {"write-back-lost": "PT401", "write-back-added": "PT402", "write-back
             "write-back-shape-changed": "PT406", "user-output-gained": "PT407", "user-output-lost": "PT408",
             "user-output-reordered": "PT409", "user-output-changed": "PT410", "user-output-tree-changed": "PT411",
             "user-input-changed": "PT412", "program-missing": "PT413", "write-back-undecidable": "PT414",
-            "written-state-became-constant": "PT420"}
+            "written-state-became-constant": "PT420", "literal-changed": "PT421", "metadata-lost": "PT422"}
 
 
-def pair(folder, case, before, after, header, expects=()):
+def pair(folder, case, before, after, header, expects=(), extend=()):
     """Writes folder/case.before.textproto and folder/case.after.textproto. `header` says what
-    the pair is and what the lowering did; `expects` are the `# expect:` lines (none: clean)."""
+    the pair is and what the lowering did; `expects` are the `# expect:` lines (none: clean);
+    `extend`, the opt-in rules the pair turns on (`# extend-select:`)."""
     path = os.path.join(HERE, folder)
     os.makedirs(path, exist_ok=True)
     intro = (f"Contract golden of {folder} ({RULE_IDS[folder]}), written by make_contract_goldens.py:\n"
@@ -222,7 +223,8 @@ def pair(folder, case, before, after, header, expects=()):
         f.write(comment + "# This is BEFORE, the original program; the expectations are in "
                 f"{case}.after.textproto.\n" + before)
     with open(os.path.join(path, case + ".after.textproto"), "w") as f:
-        f.write(comment + "".join(f"# expect: {e}\n" for e in (expects or ["none"])) + after)
+        f.write(comment + "".join(f"# extend-select: {e}\n" for e in extend) +
+                "".join(f"# expect: {e}\n" for e in (expects or ["none"])) + after)
     WRITTEN.append(os.path.join(folder, case))
 
 
@@ -636,6 +638,89 @@ def constant_fold_goldens():
          constant. Nothing writes it, so its value is the same on every call: no finding.""")
 
 
+# ------------------------------------------------------------------ PT420-PT422: nodes matched
+CLONE_X = node("torch.ops.aten.clone.default", "clone", [("self", t("x"))], [t("clone")])
+
+
+def insert_clone(text):
+    """A pass inserted `clone = clone(x)` in front of every node and made the projections read it:
+    every later node sits one position further (diff matches nodes by op and name, not by position)."""
+    text = edit(text, ('        inputs { name: "input" arg { as_tensor { name: "x" } } }\n',
+                       '        inputs { name: "input" arg { as_tensor { name: "clone" } } }\n', 3),
+                (tv("x", "float32", 1, 8), tv("x", "float32", 1, 8) + tv("clone", "float32", 1, 8)))
+    return first_node_only(text, "      nodes {\n", CLONE_X + "      nodes {\n")
+
+
+def first_node_only(text, old, new):
+    """`old` replaced by `new` in its first occurrence only."""
+    at = text.index(old)
+    return text[:at] + new + text[at + len(old):]
+
+
+def strip_from_node(text):
+    lines = [line for line in text.splitlines(keepends=True) if 'metadata { key: "from_node"' not in line]
+    return "".join(lines)
+
+
+def node_goldens():
+    before, after = training(), lowered()
+    step_read = node("torch.ops.aten.add.Tensor", "add", [("self", t("b_steps")), ("other", "as_int: 1")],
+                     [t("add")], from_node=("add_", "aten.add_.Tensor"))
+    folded_read = step_read.replace('as_tensor { name: "b_steps" }', 'as_tensor { name: "c_folded_steps" }')
+    folded = edit(after, (step_read, folded_read),
+                  ('      input_specs { user_input { arg { as_tensor { name: "x" } } } }\n',
+                   '      input_specs { tensor_constant { arg { name: "c_folded_steps" } tensor_constant_name: '
+                   '"folded_steps" } }\n      input_specs { user_input { arg { as_tensor { name: "x" } } } }\n'),
+                  ('      inputs { as_tensor { name: "x" } }\n',
+                   '      inputs { as_tensor { name: "c_folded_steps" } }\n      inputs { as_tensor { name: "x" } }\n'),
+                  (tv("b_steps", "int64"), tv("b_steps", "int64") + tv("c_folded_steps", "int64")))
+    pair("written-state-became-constant", "bad_step_read_folded", before, folded,
+         """\
+         A constant-folding pass folded the read of the step counter into a new tensor constant
+         `folded_steps` holding its saved value (pytorch/pytorch#185077): `steps` is still a
+         buffer and still written back, so the contract looks kept, but the write-back is the
+         constant plus one on every call: the counter never passes 1. diff matches the lowered
+         `add` to the original's `add_` (its from_node) and sees the read change.""",
+         ["error write-back-from-other-state output_specs[2]",
+          "error written-state-became-constant node:add"])
+    pair("written-state-became-constant", "good_inserted_node", before, insert_clone(after),
+         """\
+         The near miss: the lowering inserted a `clone` of `x` in front of every node. Every read of
+         written state is still a read of that state: no finding, although every node after the
+         clone sits one position further than its match.""")
+
+    softmax_dim = '        inputs { name: "dim" arg { as_int: -1 } }\n'
+    pair("literal-changed", "bad_softmax_dim_after_insertion", after,
+         first_node_only(insert_clone(after), softmax_dim, '        inputs { name: "dim" arg { as_int: 0 } }\n'),
+         """\
+         BEFORE is the faithful lowering (ATEN); AFTER is BEFORE after a pass that inserted a
+         `clone` of `x` in front of every node and rewrote the softmax with `dim=0` instead of
+         `dim=-1`: it normalizes over the tokens instead of the cache positions. Every shape
+         still matches. diff matches each node by op and name (not position, which the clone
+         shifted) and reports the one literal that changed.""",
+         ["warning literal-changed node:softmax"], extend=["literal-changed"])
+    pair("literal-changed", "good", after, insert_clone(after),
+         """\
+         The near miss: BEFORE is the faithful lowering, AFTER the same with a `clone` of `x`
+         inserted in front of every node. Every matched node keeps its literals: no finding.""",
+         extend=["literal-changed"])
+    pair("literal-changed", "good_not_selected", after,
+         first_node_only(after, softmax_dim, '        inputs { name: "dim" arg { as_int: 0 } }\n'),
+         """\
+         The softmax dim changed, but literal-changed is opt-in and not selected: no finding.""")
+
+    pair("metadata-lost", "bad_from_node_stripped", after, strip_from_node(after),
+         """\
+         BEFORE is the faithful lowering (ATEN, `from_node` records on its index_copy and add
+         nodes); AFTER is BEFORE through a round trip that lost node metadata
+         (pytorch/pytorch#171726): no node has a `from_node` any more.""",
+         ["note metadata-lost node:index_copy"], extend=["metadata-lost"])
+    pair("metadata-lost", "good", after, after,
+         """\
+         The near miss: the same program on both sides; every node keeps its metadata.""",
+         extend=["metadata-lost"])
+
+
 def main():
     for name in os.listdir(HERE):
         if os.path.isdir(os.path.join(HERE, name)):
@@ -645,6 +730,7 @@ def main():
     program_goldens()
     undecidable_goldens()
     constant_fold_goldens()
+    node_goldens()
     print(f"{len(WRITTEN)} pairs written under {HERE}")
 
 

@@ -66,7 +66,49 @@ def no_effects():
                    ['user_output { arg { as_tensor { name: "add" } } }'], {"x": (F32, 2), "add": (F32, 2)})
 
 
+def subgraph_effects(second_token="arg0_getitem", body_out_token="getitem_2"):
+    """aten._print twice inside a nested_compile_region, after run_decompositions (ATEN): the
+    root's token goes into invoke_subgraph as its first operand, the subgraph threads it through
+    its two with_effects calls and returns it first; invoke_subgraph's output 0 is the output
+    token (tests/data/device/state/more/hop_print_invoke_subgraph.aten.pt2)."""
+    body_nodes = [node("torch.ops.higher_order.with_effects", "with_effects",
+                       [("", "arg0_1"), ("", "op:torch.ops.aten._print.default"), ("", "str:in region")],
+                       ["getitem", None]),
+                  node("torch.ops.aten.add.Tensor", "add", [("self", "arg1_1"), ("other", 1)], ["add"]),
+                  node("torch.ops.higher_order.with_effects", "with_effects_1",
+                       [("", "getitem" if second_token == "arg0_getitem" else second_token),
+                        ("", "op:torch.ops.aten._print.default"), ("", "str:again")], ["getitem_2", None])]
+    body = ("          graph {\n" + "".join(f'            inputs {{ as_tensor {{ name: "{i}" }} }}\n' for i in ("arg0_1", "arg1_1"))
+            + "".join("      " + line + "\n" for n in body_nodes for line in n.rstrip("\n").split("\n"))
+            + "".join(f'            outputs {{ as_tensor {{ name: "{o}" }} }}\n' for o in (body_out_token, "add"))
+            + "".join("      " + tv(k, *v) for k, v in {"arg0_1": (F32, 0), "arg1_1": (F32, 2, 3), "getitem": (F32, 0),
+                                                          "add": (F32, 2, 3), "getitem_2": (F32, 0)}.items())
+            + "          }\n")
+    call = ('      nodes {\n        target: "torch.ops.higher_order.invoke_subgraph" name: "invoke_subgraph"\n'
+            '        inputs { name: "" arg { as_graph { name: "repeated_subgraph0"\n' + body + "        } } }\n"
+            '        inputs { name: "" arg { as_string: "subgraph_0" } }\n'
+            '        inputs { name: "" arg { as_tensor { name: "token" } } }\n'
+            '        inputs { name: "" arg { as_tensor { name: "x" } } }\n'
+            '        outputs { as_tensor { name: "getitem" } }\n        outputs { as_tensor { name: "getitem_1" } }\n'
+            "      }\n")
+    nodes = [call, node("torch.ops.aten.mul.Tensor", "mul", [("self", "getitem_1"), ("other", 2)], ["mul"])]
+    values = {"token": (F32, 0), "x": (F32, 2, 3), "getitem": (F32, 0), "getitem_1": (F32, 2, 3), "mul": (F32, 2, 3)}
+    return program("ATEN", ["token", "x"],
+                   ['token { arg { name: "token" } }', 'user_input { arg { as_tensor { name: "x" } } }'],
+                   nodes, ["getitem", "mul"],
+                   ['token { arg { name: "getitem" } }', 'user_output { arg { as_tensor { name: "mul" } } }'], values)
+
+
 TOKENS = {
+    "good_prints_in_invoke_subgraph": (
+        "Two aten._print effects inside a nested_compile_region (ATEN): the token runs through invoke_subgraph.",
+        [], subgraph_effects()),
+    "bad_forked_token_in_invoke_subgraph": (
+        "A pass gave the subgraph's second effect the subgraph's token input again: the chain forks inside.",
+        ["error effect-token-chain node:invoke_subgraph"], subgraph_effects(second_token="arg0_1")),
+    "bad_dropped_token_in_invoke_subgraph": (
+        "A pass made the subgraph return its first effect's token: the second's is dropped, the first forks.",
+        ["error effect-token-chain node:invoke_subgraph"], subgraph_effects(body_out_token="getitem")),
     "good_two_prints": ("Two aten._print effects, one chain: token -> with_effects -> with_effects_1 -> output.",
                         [], effects()),
     "good_no_effects": ("No effect, no token.", [], no_effects()),
