@@ -52,6 +52,7 @@ const ValueFact& ProgramFacts::fact(std::string_view name) {
   const int last = chain.empty() ? def->node : chain.back().node;
   fact.origin = last >= 0 && flow_.ops().schema(last) != nullptr ? Origin::kFresh : Origin::kUnknown;
   if (last >= 0) fact.node = last;
+  if (fact.origin == Origin::kFresh) fact.overwrite_of = flow_.tracer().update_of(value);
   return fact;
 }
 

@@ -30,6 +30,10 @@ struct ValueFact {
   std::string value;
   Origin origin = Origin::kUnknown;
   int placeholder = -1;  // for kUpdate and kAlias
+  // For kFresh: the placeholder whose old value alone the value overwrites its state with
+  // (`copy_(maximum(amax, x))`; ValueTracer::update_of, the one definition of "update of"),
+  // or -1.
+  int overwrite_of = -1;
   int node = -1;         // the producer (-1 for a placeholder or an undefined value)
   std::string meta;      // "(1, 1, 90) float32", "" when there is no tensor metadata
 };

@@ -166,6 +166,24 @@ void Planner::pair_write_backs() {
       nameless.push_back(i);
       continue;
     }
+    // A full overwrite computed from the old value of another state alone is an update of that
+    // state (ValueTracer::update_of, as mutation-value-derives-from-target and the contract
+    // read it); when that state is written back by another output too, the two write-backs
+    // are exchanged, and this one belongs to the state it updates.
+    if (const int source = facts_.fact(slots[i].value()).overwrite_of;
+        source >= 0 && source != named->placeholder && !written.contains(source)) {
+      const bool source_written_back = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+        if (&s == &slots[i] || !is_mutation_output(s.spec)) return false;
+        const std::optional<DeclaredState> other = resolve_target(s.spec);
+        return other && other->placeholder == source;
+      });
+      const std::optional<DeclaredState> meant = state_of_placeholder(source);
+      if (source_written_back && meant && !mutation_spec_kind(meant->kind).empty()) {
+        written[source] = i;
+        retargets.push_back({i, *meant, std::string(output_spec_target(slots[i].spec)), named});
+        continue;
+      }
+    }
     auto other = written.find(named->placeholder);
     const std::string& meta = facts_.fact(slots[i].value()).meta;
     const std::string& state_meta = facts_.fact(index_.placeholder_names()[named->placeholder]).meta;

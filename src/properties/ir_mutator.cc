@@ -324,7 +324,136 @@ bool triton_launch(ir::Program& p, Rng& rng) {
   return true;
 }
 
+bool hide_behind_unknown_op_at_random(ir::Program& p, Rng& rng) {
+  const ir::Graph& g = main_graph(p);
+  if (g.nodes_size() == 0) return false;
+  const auto path = static_cast<UnknownOpPath>(pick(rng, static_cast<std::size_t>(UnknownOpPath::kCount)));
+  return hide_behind_unknown_op(p, static_cast<int>(pick(rng, g.nodes_size())), path);
+}
+
+constexpr std::string_view kOpaqueTarget = "torch.ops.fuzzlib.opaque.default";
+
+// The distinct tensors a node reads outside its graph arguments; empty when it has a graph.
+std::vector<std::string> tensor_inputs(const ir::Node& node) {
+  std::vector<std::string> out;
+  for (const ir::NamedArgument& input : node.inputs()) {
+    if (input.arg().has_as_graph()) return {};
+    ir::Argument copy = input.arg();
+    for_each_tensor_name(copy, [&](std::string& name) {
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    });
+  }
+  return out;
+}
+
+const ir::TensorMeta* meta_in(const ir::Graph& g, const std::string& name) {
+  for (const ir::TensorMetaEntry& e : g.tensor_values()) if (e.key() == name) return &e.value();
+  return nullptr;
+}
+
+void add_meta(ir::Graph& g, const std::string& name, const ir::TensorMeta* meta) {
+  if (meta == nullptr) return;
+  ir::TensorMetaEntry* entry = g.add_tensor_values();
+  entry->set_key(name);
+  *entry->mutable_value() = *meta;
+}
+
+void add_tensor_input(ir::Node& node, const std::string& name, const std::string& value) {
+  ir::NamedArgument* input = node.add_inputs();
+  input->set_name(name);
+  input->mutable_arg()->mutable_as_tensor()->set_name(value);
+}
+
+// wrap_with_set_grad_enabled(False, region, *values) whose region hands its inputs to `inner`
+// (a node reading `values` by name), returning `inner`'s tensor outputs; the call defines
+// `outputs` (the names the replaced node defined); `caller` holds the values' metadata.
+ir::Node region_call(const ir::Node& inner, const std::vector<std::string>& values,
+                     const google::protobuf::RepeatedPtrField<ir::Argument>& outputs, const ir::Graph& caller,
+                     const std::string& suffix) {
+  ir::Node call;
+  call.set_target("torch.ops.higher_order.wrap_with_set_grad_enabled");
+  call.set_name(inner.name() + "_region" + suffix);
+  ir::NamedArgument* enable = call.add_inputs();
+  enable->mutable_arg()->set_as_bool(false);
+  enable->set_kind(1);
+  ir::NamedArgument* graph_input = call.add_inputs();
+  graph_input->set_kind(1);
+  ir::GraphArgument& graph_arg = *graph_input->mutable_arg()->mutable_as_graph();
+  graph_arg.set_name("fuzz_region" + suffix);
+  ir::Graph& region = *graph_arg.mutable_graph();
+  ir::Node body = inner;
+  for (const std::string& value : values) {
+    const std::string local = value + "_in" + suffix;
+    region.add_inputs()->mutable_as_tensor()->set_name(local);
+    add_meta(region, local, meta_in(caller, value));
+    for_each_read(body, [&](std::string& name) { if (name == value) name = local; });
+  }
+  for (ir::Argument& out : *body.mutable_outputs()) {
+    if (!out.has_as_tensor()) continue;
+    const std::string value = out.as_tensor().name(), local = value + "_out" + suffix;
+    add_meta(region, local, meta_in(caller, value));
+    out.mutable_as_tensor()->set_name(local);
+    region.add_outputs()->mutable_as_tensor()->set_name(local);
+  }
+  *region.add_nodes() = std::move(body);
+  for (const std::string& value : values) {
+    ir::NamedArgument* operand = call.add_inputs();
+    operand->set_kind(1);
+    operand->mutable_arg()->mutable_as_tensor()->set_name(value);
+  }
+  for (const ir::Argument& out : outputs)
+    if (out.has_as_tensor()) *call.add_outputs() = out;
+  return call;
+}
+
 }  // namespace
+
+std::string_view unknown_op_path_name(UnknownOpPath path) {
+  switch (path) {
+    case UnknownOpPath::kDirect: return "direct";
+    case UnknownOpPath::kList: return "list";
+    case UnknownOpPath::kKwargs: return "kwargs";
+    case UnknownOpPath::kRegion: return "region";
+    case UnknownOpPath::kNestedRegion: return "nested-region";
+    case UnknownOpPath::kCount: break;
+  }
+  return "?";
+}
+
+bool hide_behind_unknown_op(ir::Program& p, int at, UnknownOpPath path) {
+  ir::Graph& g = main_graph(p);
+  if (at < 0 || at >= g.nodes_size()) return false;
+  const ir::Node& node = g.nodes(at);
+  const std::vector<std::string> values = tensor_inputs(node);
+  if (values.empty()) return false;
+  ir::Node opaque;
+  opaque.set_target(std::string(kOpaqueTarget));
+  opaque.set_name(node.name().empty() ? values.front() + "_opaque" : node.name());
+  *opaque.mutable_outputs() = node.outputs();
+  if (path == UnknownOpPath::kList) {
+    ir::NamedArgument* list = opaque.add_inputs();
+    list->set_name("tensors");
+    for (const std::string& value : values) list->mutable_arg()->mutable_as_tensors()->add_items()->set_name(value);
+  } else if (path == UnknownOpPath::kKwargs) {
+    ir::NamedArgument* kwargs = opaque.add_inputs();
+    kwargs->set_name("kwargs");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      ir::StringToArgumentEntry* entry = kwargs->mutable_arg()->mutable_as_string_to_argument()->add_items();
+      entry->set_key("in_" + std::to_string(i));
+      entry->mutable_value()->mutable_as_tensor()->set_name(values[i]);
+    }
+  } else {
+    for (std::size_t i = 0; i < values.size(); ++i) add_tensor_input(opaque, "in_" + std::to_string(i), values[i]);
+  }
+  ir::Node replacement = std::move(opaque);
+  if (path == UnknownOpPath::kRegion || path == UnknownOpPath::kNestedRegion) {
+    const google::protobuf::RepeatedPtrField<ir::Argument> outputs = node.outputs();
+    if (path == UnknownOpPath::kNestedRegion) replacement = region_call(replacement, values, outputs, g, "_inner");
+    replacement = region_call(replacement, values, outputs, g, "");
+  }
+  *g.mutable_nodes(at) = std::move(replacement);
+  return true;
+}
 
 std::string_view mutation_name(Mutation mutation) {
   switch (mutation) {
@@ -344,6 +473,7 @@ std::string_view mutation_name(Mutation mutation) {
     case Mutation::kUnknownSchemaOp: return "unknown-schema-op";
     case Mutation::kTritonLaunch: return "triton-launch";
     case Mutation::kHostileName: return "hostile-name";
+    case Mutation::kHideBehindUnknownOp: return "hide-behind-unknown-op";
     case Mutation::kCount: break;
   }
   return "?";
@@ -372,6 +502,7 @@ bool apply_mutation(ir::ProgramSet& set, Mutation mutation, Rng& rng) {
     case Mutation::kUnknownSchemaOp: return unknown_schema_op(p, rng);
     case Mutation::kTritonLaunch: return triton_launch(p, rng);
     case Mutation::kHostileName: return hostile_name(p, rng);
+    case Mutation::kHideBehindUnknownOp: return hide_behind_unknown_op_at_random(p, rng);
     case Mutation::kCount: break;
   }
   return false;

@@ -30,10 +30,22 @@ enum class Mutation {
   kUnknownSchemaOp,         // a node's op replaced by one whose schema nobody knows
   kTritonLaunch,            // a node replaced by a Triton launch taking its inputs in a kwargs dict
   kHostileName,             // a value or the program renamed with a newline, ANSI, a mention, ... (issue 24)
+  kHideBehindUnknownOp,     // a node's inputs handed to an unknown op in a list, a dict or a region (issue 22)
   kCount,
 };
 
 std::string_view mutation_name(Mutation mutation);
+
+// The ways a node's tensor inputs reach an op outside the schema table (issue 22, item 1):
+// directly, in one tensor list, in a kwargs dict, through the subgraph of a
+// wrap_with_set_grad_enabled region, or through a region nested in another.
+enum class UnknownOpPath { kDirect, kList, kKwargs, kRegion, kNestedRegion, kCount };
+std::string_view unknown_op_path_name(UnknownOpPath path);
+
+// Replaces node `node` of the main graph by an op outside the schema table
+// (`fuzzlib.opaque`) that receives the node's tensor inputs along `path`, with the node's
+// outputs; false when the node has no tensor input or calls a subgraph.
+bool hide_behind_unknown_op(ir::Program& program, int node, UnknownOpPath path);
 
 // Applies one mutation of a random kind (retrying other kinds when one does not apply).
 std::optional<Mutation> mutate(ir::ProgramSet& set, std::mt19937_64& rng);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/dataflow/subgraph_calls.h"
 #include "analysis/opschema/schema_catalog.h"
 #include "core/ir/ir_accessors.h"
 #include "contract/contract_diff.h"
@@ -196,9 +197,11 @@ class PropertyRun {
   }
 
   // Unknown is never "none" (issue 22): state passed directly, in a list or in a kwargs dict to
-  // an op outside the schema table (or a higher-order op pt2lint does not model) is in the
-  // contract's writes or possible writes. Decided here from the graph alone, not by
-  // src/analysis/dataflow/op_effects.cc, so that the two can disagree.
+  // an op outside the schema table (or a higher-order op pt2lint does not model), at top level
+  // or inside the subgraph of a known higher-order op that the state is bound to (nested calls
+  // included), is in the contract's writes or possible writes. Decided here from the graph and
+  // the subgraph bindings alone, not by src/analysis/dataflow/op_effects.cc, so that the two
+  // can disagree.
   void unknown_op_state_possibly_written(const ir::Program& x, const ProgramContract& contract) {
     std::set<std::string> reported;
     for (const WritePromise& w : contract.writes) reported.insert(w.target);
@@ -207,23 +210,58 @@ class PropertyRun {
     std::set<std::string_view> placeholders;
     for (const ir::Argument& input : module.graph().inputs())
       if (input.has_as_tensor()) placeholders.insert(input.as_tensor().name());
-    std::map<std::string, std::string, std::less<>> state_of;  // placeholder -> target
+    std::map<std::string_view, std::string> state_of;  // value of the scope -> state target
     for (const ir::InputSpec& spec : module.signature().input_specs()) {
       const StateKind kind = state_kind_of(spec);
       if (!placeholders.count(input_spec_arg_name(spec))) continue;
-      if (kind == StateKind::kUserInput) state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_arg_name(spec)));
+      if (kind == StateKind::kUserInput) state_of.emplace(input_spec_arg_name(spec), std::string(input_spec_arg_name(spec)));
       else if (kind == StateKind::kBuffer || kind == StateKind::kParameter || kind == StateKind::kTensorConstant)
-        state_of.emplace(std::string(input_spec_arg_name(spec)), std::string(input_spec_target(spec)));
+        state_of.emplace(input_spec_arg_name(spec), std::string(input_spec_target(spec)));
     }
     const bool functional = dialect_of(x.program()) == Dialect::kAten;
-    for (const ir::Node& node : module.graph().nodes()) {
-      if (!outside_schema_table(node.target(), functional)) continue;
-      for (const std::string_view value : tensors_passed(node)) {
-        auto state = state_of.find(value);
-        if (state == state_of.end() || reported.count(state->second)) continue;
-        fail("unknown-op-state-possibly-written", x,
-             fmt::format("`{}` ({}) is passed to `{}`, whose effects pt2lint does not know, yet it is neither in "
-                         "the contract's writes nor in its possible writes", value, state->second, node.target()));
+    unknown_ops_in_scope(x, module.graph(), state_of, reported, functional, 0, "");
+  }
+
+  void unknown_ops_in_scope(const ir::Program& x, const ir::Graph& graph,
+                            const std::map<std::string_view, std::string>& state_of,
+                            const std::set<std::string>& reported, bool functional, int depth,
+                            const std::string& where) {
+    constexpr int kMaxScopeDepth = 16;
+    if (state_of.empty() || depth > kMaxScopeDepth) return;
+    for (const ir::Node& node : graph.nodes()) {
+      if (outside_schema_table(node.target(), functional)) {
+        for (const std::string_view value : tensors_passed(node)) {
+          auto state = state_of.find(value);
+          if (state == state_of.end() || reported.count(state->second)) continue;
+          fail("unknown-op-state-possibly-written", x,
+               fmt::format("`{}` ({}) is passed to `{}`{}, whose effects pt2lint does not know, yet it is neither "
+                           "in the contract's writes nor in its possible writes",
+                           value, state->second, node.target(), where));
+        }
+        continue;
+      }
+      const dataflow::SubgraphCall call = dataflow::bind_subgraph_call(node);
+      if (!call.known) continue;
+      const std::string here = fmt::format("{} in subgraph of `{}`", where, fx_node_name(node));
+      for (const dataflow::SubgraphBinding& sub : call.subgraphs) {
+        if (sub.bound) {
+          std::map<std::string_view, std::string> inner;
+          for (int i = 0; i < sub.graph->inputs_size(); ++i) {
+            auto state = state_of.find(sub.inputs[static_cast<std::size_t>(i)]);
+            if (state != state_of.end()) inner.emplace(argument_value_name(sub.graph->inputs(i)), state->second);
+          }
+          unknown_ops_in_scope(x, *sub.graph, inner, reported, functional, depth + 1, here);
+          continue;
+        }
+        // Operands that do not fit the subgraph: each state passed may reach every input.
+        std::set<std::string> passed;
+        for (const std::string_view value : tensors_passed(node))
+          if (auto state = state_of.find(value); state != state_of.end()) passed.insert(state->second);
+        for (const std::string& target : passed) {
+          std::map<std::string_view, std::string> inner;
+          for (int i = 0; i < sub.graph->inputs_size(); ++i) inner.emplace(argument_value_name(sub.graph->inputs(i)), target);
+          unknown_ops_in_scope(x, *sub.graph, inner, reported, functional, depth + 1, here);
+        }
       }
     }
   }

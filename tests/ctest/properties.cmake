@@ -34,3 +34,14 @@ add_test(NAME properties/unknown_ops
           ${CMAKE_SOURCE_DIR}/tests/golden/dataflow/unknown-op-may-write-state
           ${CMAKE_SOURCE_DIR}/tests/data/device/soundness ${CMAKE_SOURCE_DIR}/tests/data/device/customops)
 set_tests_properties(properties/unknown_ops PROPERTIES LABELS properties TIMEOUT 300)
+
+# Item 1 of issue 22 exhaustively: each of the first 12 nodes of every seed below handed to an op
+# outside the schema table directly, in a list, in a kwargs dict, through a region and through a
+# nested region (properties::UnknownOpPath); the state it received must be written or possibly
+# written in the contract (property unknown-op-state-possibly-written).
+add_test(NAME properties/unknown_op_paths
+  COMMAND pt2lint_property_test --mutations 0 --unknown-op-paths 12 --max-ms ${_property_max_ms}
+          ${CMAKE_SOURCE_DIR}/tests/golden/dataflow/unknown-op-may-write-state
+          ${CMAKE_SOURCE_DIR}/tests/golden/dataflow/subgraph-writes-decidable
+          ${CMAKE_SOURCE_DIR}/tests/data/device/soundness ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs)
+set_tests_properties(properties/unknown_op_paths PROPERTIES LABELS properties TIMEOUT 300)

@@ -3,7 +3,12 @@
 // 1-3 mutations drawn from a fixed SEED. Any broken property, or a program that takes more than
 // --max-ms, fails the test and prints how to reproduce it.
 //
-// usage: pt2lint_property_test [--seed N] [--mutations N] [--max-ms N] [--max-kb N] [--save DIR] PATH...
+// With --unknown-op-paths N, also every one of the first N nodes of each seed's programs handed to
+// an op outside the schema table along each path of properties::UnknownOpPath (directly, in a
+// list, in a kwargs dict, through a region, through a nested region): unknown is never "none".
+//
+// usage: pt2lint_property_test [--seed N] [--mutations N] [--max-ms N] [--max-kb N] [--save DIR]
+//                              [--unknown-op-paths N] PATH...
 // PATH is a file (.pt2, .json, .textproto) or a folder searched for them.
 #include <fmt/format.h>
 #include <google/protobuf/text_format.h>
@@ -35,6 +40,7 @@ struct Args {
   double max_ms = 2000;
   std::uintmax_t max_kb = 256;  // larger seeds cost more time than they add paths
   std::string save;
+  int unknown_op_paths = 0;
   std::vector<fs::path> paths;
 };
 
@@ -71,6 +77,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-ms") args.max_ms = std::stod(next());
     else if (a == "--save") args.save = next();
     else if (a == "--max-kb") args.max_kb = std::stoull(next());
+    else if (a == "--unknown-op-paths") args.unknown_op_paths = std::stoi(next());
     else args.paths.emplace_back(a);
   }
   RuleRegistry registry;
@@ -145,6 +152,22 @@ int main(int argc, char** argv) {
                                                                            registry, seed_repairs)) {
           ++broken[properties::violation_property(v)];
           if (++failures <= 20) std::cout << "FAIL " << label << "\n  " << v << std::endl;
+        }
+      }
+    }
+  }
+
+  for (const Seed& seed : seeds) {
+    for (int p = 0; p < seed.set.programs_size(); ++p) {
+      const int nodes = seed.set.programs(p).program().graph_module().graph().nodes_size();
+      for (int n = 0; n < std::min(nodes, args.unknown_op_paths); ++n) {
+        for (int k = 0; k < static_cast<int>(properties::UnknownOpPath::kCount); ++k) {
+          const auto path = static_cast<properties::UnknownOpPath>(k);
+          ir::ProgramSet set = seed.set;
+          if (!properties::hide_behind_unknown_op(*set.mutable_programs(p), n, path)) continue;
+          ++applied[fmt::format("unknown-op-path {}", properties::unknown_op_path_name(path))];
+          run(set, fmt::format("{} with node {} of program {} behind an unknown op ({})", seed.path.string(), n, p,
+                               properties::unknown_op_path_name(path)));
         }
       }
     }

@@ -11,7 +11,10 @@ in two written slots, nested compile regions, and defects made by passes):
   - with the kernels' writes declared (the `kernel_writes` PyTorch's analysis recorded, as
     `triton::` schemas): no unknown-op warning, `mutations` names exactly the written buffers;
   - `diff TRAINING ATEN` exits 0 or 3, never 1, on every clean pair; `diff` of a program against
-    the one whose launch a pass erased is never empty (exit 1 or 3).
+    the one whose launch a pass erased is never empty (exit 1 or 3);
+  - one "update of" (item 4): the fp8 observers' exchanged write-backs (full overwrites,
+    `copy_(maximum(amax, ...))`) are an error for `check`, a difference for `diff` (exit 1), and
+    `fix` exchanges them back: the repaired program diffs clean (exit 0) against the original.
 
 usage: check_soundness.py PT2LINT DATA_DIR WORK_DIR"""
 import json
@@ -115,7 +118,8 @@ class Checker:
     def diffs(self):
         clean = {}
         for label in self.labels:
-            if not label.get("expect") and label.get("dialect") in ("TRAINING", "ATEN"):
+            # Clean: no expected finding other than the warnings a clean program may have.
+            if set(label.get("expect") or ()) <= ALLOWED_ON_CLEAN and label.get("dialect") in ("TRAINING", "ATEN"):
                 clean.setdefault(label["case"], {})[label["dialect"]] = label["file"]
         for case, pair in sorted(clean.items()):
             if len(pair) != 2:
@@ -133,6 +137,25 @@ class Checker:
                 self.fail(f"diff {before} {after}: exit {result.returncode}, want 1 or 3 (the launch is gone)")
 
 
+def overwrites(checker):
+    clean, bad = "fp8_observers.aten.pt2", "fp8_observers__swapped_write_backs.aten.pt2"
+    if not os.path.exists(checker.path(bad)):
+        return
+    result = run(checker.pt2lint, "diff", checker.path(clean), checker.path(bad))
+    checker.checked += 1
+    if result.returncode != 1:
+        checker.fail(f"diff {clean} {bad}: exit {result.returncode}, want 1 (the write-backs are exchanged)")
+    fixed = os.path.join(checker.work, "fixed_" + bad)
+    result = run(checker.pt2lint, "fix", checker.path(bad), "-o", fixed)
+    checker.checked += 1
+    if result.returncode != 0 or not os.path.exists(fixed):
+        checker.fail(f"fix {bad}: exit {result.returncode}: {result.stderr[:300]}")
+        return
+    result = run(checker.pt2lint, "diff", checker.path(clean), fixed)
+    if result.returncode != 0:
+        checker.fail(f"diff {clean} fixed_{bad}: exit {result.returncode}, want 0: {result.stdout[:300]}")
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -141,6 +164,7 @@ def main():
     checker.outcomes()
     checker.triton_training()
     checker.diffs()
+    overwrites(checker)
     for failure in checker.failures:
         print("FAIL", failure)
     print(f"{checker.checked} checks, {len(checker.failures)} failures")

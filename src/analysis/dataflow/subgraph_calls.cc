@@ -225,6 +225,7 @@ SubgraphCall bind_subgraph_call(const ir::Node& node) {
   bool fits = call.known && static_cast<int>(positions.size()) == layout->graph_count;
   for (int g = 0; fits && g < layout->graph_count; ++g)
     fits = positions[static_cast<std::size_t>(g)] == layout->graphs[static_cast<std::size_t>(g)].position;
+  call.fits = fits;
   for (std::size_t g = 0; g < positions.size(); ++g) {
     if (fits) {
       call.subgraphs.push_back(bind(node, layout->graphs[g]));

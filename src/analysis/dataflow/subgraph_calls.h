@@ -36,6 +36,8 @@ struct SubgraphBinding {
 struct SubgraphCall {
   std::string_view op;  // "cond", "wrap_with_set_grad_enabled", ...
   bool known = false;   // pt2lint knows how this op binds its subgraph inputs
+  bool fits = false;    // known, and its graph arguments sit where the op puts them: a
+                        // binding that is not `bound` then means an operand count that differs
   std::vector<SubgraphBinding> subgraphs;
 };
 
