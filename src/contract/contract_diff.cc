@@ -265,17 +265,21 @@ class ContractDiff {
         if (pair[k] < 0 || reported[k]) continue;
         const GradientPromise& other = a[pair[k]];
         if (!(now.value == b[k].value && other.value == b[i].value) || other.value == b[k].value) continue;
+        // Told in the order of the specs, and found at the first.
+        const bool in_order = now.output_spec <= other.output_spec;
+        const GradientPromise& first = in_order ? now : other;
+        const GradientPromise& second = in_order ? other : now;
         auto f = report(kGradientChanged,
                         fmt::format("the gradients of {} `{}` and `{}` are exchanged: output_specs[{}] declares {} "
-                                    "for `{}` and output_specs[{}] {} for `{}`; the original's are {} and {}",
-                                    state_kind_words(now.kind), now.target, other.target, now.output_spec,
-                                    now.value.text(), now.target, other.output_spec, other.value.text(),
-                                    other.target, b[i].value.text(), b[k].value.text()));
-        locate_gradient(f, now);
+                                    "for `{}` and output_specs[{}] {} for `{}`, the other's original shape and dtype",
+                                    state_kind_words(first.kind), first.target, second.target, first.output_spec,
+                                    first.value.text(), first.target, second.output_spec, second.value.text(),
+                                    second.target));
+        locate_gradient(f, first);
         f.note("each input would be trained with the other's gradient: the optimizer fails on the shapes, or, "
                "where they broadcast, trains the wrong weights");
-        f.fix(fmt::format("exchange the targets of output_specs[{}] and output_specs[{}] back", now.output_spec,
-                          other.output_spec));
+        f.fix(fmt::format("exchange the targets of output_specs[{}] and output_specs[{}] back", first.output_spec,
+                          second.output_spec));
         reported[i] = reported[k] = true;
       }
       if (reported[i]) continue;

@@ -7,6 +7,7 @@
 // resolves, fits, and is the only one naming that input stays as it is. The others are paired
 // with the inputs left without a gradient, and only when exactly one pairing fits every
 // one of them; a tie (two candidates of one shape and dtype) is ambiguous, with the candidates.
+// A frozen parameter (requires_grad false) is no candidate.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,9 +73,19 @@ void Planner::pair_gradients() {
     auto key_of = [&](std::string_view name) {
       return parameters ? std::string(index_.storage().canonical(name)) : std::string(name);
     };
+    // A frozen parameter (requires_grad false where others record true) gets no gradient from
+    // _export_forward_backward, so it is no candidate; where no parameter records it, all are.
+    auto requires_grad = [&](const DeclaredState& state) {
+      const ir::TensorMeta* meta = index_.tensor_meta(index_.placeholder_names()[state.placeholder]);
+      return meta != nullptr && meta->requires_grad();
+    };
+    const bool recorded = parameters && std::any_of(states_.begin(), states_.end(), [&](const DeclaredState& s) {
+      return s.kind == kind && s.placeholder >= 0 && requires_grad(s);
+    });
     std::vector<GradientInput> inputs;
     for (const DeclaredState& state : states_) {
       if (state.kind != kind || state.placeholder < 0) continue;
+      if (recorded && !requires_grad(state)) continue;
       const std::string key = key_of(state.target);
       if (std::any_of(inputs.begin(), inputs.end(), [&](const GradientInput& in) { return in.key == key; }))
         continue;

@@ -351,7 +351,7 @@ def renamed(*pairs):
 
 
 def defects():
-    make_defect("joint_mlp", "joint_mlp__gradient_dropped", "gradient_dropped", dropped("fc2.bias"), ["gradient-lost"],
+    make_defect("joint_mlp", "joint_mlp__gradient_dropped", "gradient_dropped", dropped("fc2.bias"), ["joint-gradient-missing"],
                 "a pass prunes the fc2.bias gradient output (spec and graph output): diff against the clean program")
     make_defect("joint_mlp", "joint_mlp__gradients_swapped", "gradients_swapped", swapped("fc1.weight", "fc1.bias"),
                 ["joint-gradient-matches-input"], "fc1's weight and bias gradients exchanged: fix decides by shape")
