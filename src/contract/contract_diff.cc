@@ -47,6 +47,7 @@ class ContractDiff {
     user_inputs();
     user_outputs();
     writes();
+    gradients();
   }
 
  private:
@@ -222,6 +223,115 @@ class ContractDiff {
                                                    state_kind_words(list.front()->kind), target));
       locate(f, *list.front());
     }
+  }
+
+  // Gradients of a joint program (when the original is one), paired by their input (through the renaming, or any name of
+  // a tied parameter's storage): one lost, one gained, or one whose shape or dtype changed. Two
+  // whose values were exchanged between their inputs are one finding.
+  void gradients() {
+    if (!before_.joint) return;  // a forward program: its joint program gains gradients by design
+    const auto& b = before_.gradients;
+    const auto& a = after_.gradients;
+    std::vector<int> pair(b.size(), -1);  // before -> after
+    std::vector<bool> taken(a.size(), false);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const std::string expected =
+          b[i].kind == StateKind::kParameter ? mapped(renames_, b[i].target) : b[i].target;
+      // The same name and value first (one of two gradients naming one input is the right one),
+      // then the same name, then another name of the storage.
+      for (int pass = 0; pass < 3 && pair[i] < 0; ++pass) {
+        for (std::size_t j = 0; j < a.size(); ++j) {
+          if (taken[j] || a[j].kind != b[i].kind) continue;
+          const bool same = a[j].target == expected;
+          auto names = [](const GradientPromise& g, const std::string& name) {
+            return std::find(g.aliases.begin(), g.aliases.end(), name) != g.aliases.end();
+          };
+          const bool alias = names(b[i], a[j].target) || names(a[j], b[i].target);
+          if (pass == 0 ? same && a[j].value == b[i].value : pass == 1 ? same : alias) {
+            pair[i] = static_cast<int>(j);
+            taken[j] = true;
+            break;
+          }
+        }
+      }
+    }
+    std::vector<bool> reported(b.size(), false);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (pair[i] < 0 || reported[i]) continue;
+      const GradientPromise& now = a[pair[i]];
+      if (now.value == b[i].value) continue;
+      // Exchanged: each side's value is the other's original gradient.
+      for (std::size_t k = i + 1; k < b.size() && !reported[i]; ++k) {
+        if (pair[k] < 0 || reported[k]) continue;
+        const GradientPromise& other = a[pair[k]];
+        if (!(now.value == b[k].value && other.value == b[i].value) || other.value == b[k].value) continue;
+        // Told in the order of the specs, and found at the first.
+        const bool in_order = now.output_spec <= other.output_spec;
+        const GradientPromise& first = in_order ? now : other;
+        const GradientPromise& second = in_order ? other : now;
+        auto f = report(kGradientChanged,
+                        fmt::format("the gradients of {} `{}` and `{}` are exchanged: output_specs[{}] declares {} "
+                                    "for `{}` and output_specs[{}] {} for `{}`, the other's original shape and dtype",
+                                    state_kind_words(first.kind), first.target, second.target, first.output_spec,
+                                    first.value.text(), first.target, second.output_spec, second.value.text(),
+                                    second.target));
+        locate_gradient(f, first);
+        f.note("each input would be trained with the other's gradient: the optimizer fails on the shapes, or, "
+               "where they broadcast, trains the wrong weights");
+        f.fix(fmt::format("exchange the targets of output_specs[{}] and output_specs[{}] back", first.output_spec,
+                          second.output_spec));
+        reported[i] = reported[k] = true;
+      }
+      if (reported[i]) continue;
+      auto f = report(kGradientChanged,
+                      fmt::format("the gradient of {} `{}` is {}, the original's is {}", state_kind_words(now.kind),
+                                  now.target, now.value.text(), b[i].value.text()));
+      locate_gradient(f, now);
+      f.note("a gradient has its input's shape and dtype: the lowering declares another value for it, or "
+             "changed how it is computed");
+      f.fix(fmt::format("return the original's gradient of `{}` at output_specs[{}]", now.target, now.output_spec));
+      reported[i] = true;
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (pair[i] >= 0) continue;
+      auto f = report(kGradientLost,
+                      fmt::format("the original returns the gradient of {} `{}` ({}, output_specs[{}] `{}`), and "
+                                  "this program returns none: it silently stops training",
+                                  state_kind_words(b[i].kind), b[i].target, b[i].value.text(), b[i].output_spec,
+                                  b[i].value_name));
+      if (b[i].kind == StateKind::kParameter) f.state(mapped(renames_, b[i].target));
+      f.note("PyTorch loads and validates a joint program without it; the optimizer finds no gradient for the "
+             "weight and leaves it as it is");
+      f.fix(fmt::format("return the gradient of `{}` as a {} output", b[i].target,
+                        b[i].kind == StateKind::kParameter ? "GRADIENT_TO_PARAMETER" : "GRADIENT_TO_USER_INPUT"));
+    }
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      if (taken[j]) continue;
+      const bool again = std::any_of(a.begin(), a.end(), [&](const GradientPromise& g) {
+        return &g != &a[j] && taken[static_cast<std::size_t>(&g - a.data())] && g.kind == a[j].kind &&
+               g.target == a[j].target;
+      });
+      auto f = report(kGradientGained,
+                      again ? fmt::format("output_specs[{}] returns a second gradient ({}) for {} `{}`; the original "
+                                          "returns one",
+                                          a[j].output_spec, a[j].value.text(), state_kind_words(a[j].kind),
+                                          a[j].target)
+                            : fmt::format("output_specs[{}] returns a gradient ({}) for {} `{}`, which the original "
+                                          "returns no gradient for",
+                                          a[j].output_spec, a[j].value.text(), state_kind_words(a[j].kind),
+                                          a[j].target));
+      locate_gradient(f, a[j]);
+      f.note(a[j].input.kind.empty() ? "the program has no such input: the gradient is dropped at run time, and "
+                                       "the input it was meant for gets none"
+             : again ? "the optimizer applies both to one input, and the input this gradient was meant for gets none"
+                     : "the optimizer applies it to an input the original does not train");
+      f.fix("declare the gradient for the input the original returns it for, or remove it");
+    }
+  }
+
+  static void locate_gradient(InFlightFinding& f, const GradientPromise& g) {
+    if (g.output_spec >= 0) f.at_output_spec(g.output_spec);
+    if (!g.value_name.empty()) f.at_value(g.value_name);
   }
 
   // States an op of unknown schema may write, on either side (AFTER's names), each with

@@ -86,6 +86,29 @@ ValueFacts state_facts(const ProgramIndex& index, int placeholder) {
   return tensor_facts(index, index.placeholder_names()[placeholder]);
 }
 
+// The gradient output spec `i` declares, with `value` the graph output it carries.
+GradientPromise gradient_promise(const ProgramIndex& index, const ir::OutputSpec& spec, const ir::Argument& value,
+                                 int i) {
+  GradientPromise gradient;
+  std::optional<int> input;
+  if (spec.has_gradient_to_parameter()) {
+    gradient.kind = StateKind::kParameter;
+    gradient.target = spec.gradient_to_parameter().parameter_name();
+    input = index.input_spec_by_target(StateKind::kParameter, gradient.target);
+    for (std::string_view alias : index.storage().aliases_of(gradient.target)) gradient.aliases.emplace_back(alias);
+  } else {
+    gradient.kind = StateKind::kUserInput;
+    gradient.target = spec.gradient_to_user_input().user_input_name();
+    input = index.input_spec_index(gradient.target);
+    if (input && !index.signature().input_specs(*input).has_user_input()) input.reset();
+  }
+  if (input) gradient.input = tensor_facts(index, input_spec_arg_name(index.signature().input_specs(*input)));
+  gradient.value = argument_facts(index, value);
+  gradient.value_name = std::string(argument_value_name(value));
+  gradient.output_spec = i;
+  return gradient;
+}
+
 }  // namespace
 
 std::string ValueFacts::text() const {
@@ -95,7 +118,7 @@ std::string ValueFacts::text() const {
 
 bool ProgramContract::same_promises(const ProgramContract& other) const {
   return user_inputs == other.user_inputs && user_outputs == other.user_outputs &&
-         out_spec == other.out_spec && writes == other.writes;
+         out_spec == other.out_spec && writes == other.writes && gradients == other.gradients;
 }
 
 ProgramContract derive_contract(const ir::Program& program) { return derive_contract(program, OpKnowledge{}); }
@@ -140,8 +163,14 @@ ProgramContract derive_contract(const ir::Program& program, const OpKnowledge& o
   for (int i = 0; i < signature.output_specs_size(); ++i) {
     const ir::OutputSpec& spec = signature.output_specs(i);
     const ir::Argument value = output_value(index, i);
+    if (spec.has_loss_output() || spec.has_gradient_to_parameter() || spec.has_gradient_to_user_input())
+      contract.joint = true;
     if (spec.has_user_output() || spec.has_loss_output()) {
       contract.user_outputs.push_back({argument_facts(index, value)});
+      continue;
+    }
+    if (spec.has_gradient_to_parameter() || spec.has_gradient_to_user_input()) {
+      contract.gradients.push_back(gradient_promise(index, spec, value, i));
       continue;
     }
     if (!is_mutation_output(spec)) continue;

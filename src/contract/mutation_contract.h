@@ -1,6 +1,7 @@
 // The mutation contract of a program: the promises a lowering must keep. It holds the user
 // inputs (name, shape, dtype), the user outputs (count, shape, dtype, tree spec) and every
-// written state (target, kind, its shape and dtype, and the value written back). Values are
+// written state (target, kind, its shape and dtype, and the value written back), and in a joint
+// program every gradient (its input, shape and dtype). Values are
 // described by what they are (the state they are an update of, their shape and dtype),
 // never by node name, so a TRAINING program and its ATEN lowering have the same contract.
 #pragma once
@@ -63,6 +64,26 @@ struct WritePromise {
   std::string value_name;     // the value written back, or the in-place writer node
 };
 
+// A gradient a joint program returns (GRADIENT_TO_PARAMETER, GRADIENT_TO_USER_INPUT): which
+// input it is the gradient of, and its shape and dtype. A lowering must return the same
+// gradients: a dropped one leaves a weight untrained, a retargeted one trains the wrong weight.
+struct GradientPromise {
+  std::string target;                 // parameter FQN, or the user input's placeholder name
+  StateKind kind = StateKind::kNone;  // kParameter or kUserInput
+  ValueFacts value;                   // the gradient's shape and dtype
+  ValueFacts input;                   // the input's own; kind "" when the target does not resolve
+  // The other names of a parameter's storage (tied weights): a gradient under any of them is
+  // the same promise.
+  std::vector<std::string> aliases;
+  bool operator==(const GradientPromise& other) const {
+    return target == other.target && kind == other.kind && value == other.value && input == other.input;
+  }
+
+  // Where it comes from, for messages only (not part of the promise).
+  int output_spec = -1;
+  std::string value_name;
+};
+
 // State an op of unknown schema may write (src/analysis/dataflow/possible_writes.h): neither
 // written nor not written as far as pt2lint can tell.
 struct PossibleWritePromise {
@@ -79,6 +100,11 @@ struct ProgramContract {
   std::string out_spec;  // the root call signature's out_spec, whitespace removed
   std::vector<WritePromise> writes;
   std::vector<PossibleWritePromise> possible_writes;  // not a promise: what cannot be decided
+  std::vector<GradientPromise> gradients;  // joint programs only; in output-spec order
+  // A joint program: some output is a loss or a gradient. Not a promise: `diff` compares
+  // gradients only when the original is joint, since a joint program made from a forward one
+  // (_export_forward_backward) gains its gradients by design.
+  bool joint = false;
   // The tensor constants the program lifts, by FQN: not a promise, but where a written state
   // went when a pass folded it (`diff`: written-state-became-constant).
   std::vector<std::string> constants;

@@ -42,6 +42,8 @@ constexpr KindProof kKindProofs[] = {
     {"buffer-declared-as-parameter", EditEvidence::kSavedState, "the saved weights' is_param false"},
     {"constant-was-buffer", EditEvidence::kDataflow,
      "dataflow: the graph computes the constant's update and an output writes it back"},
+    {"gradient-pairing", EditEvidence::kDataflow,
+     "dataflow and elimination: shapes and dtypes admit one pairing of gradients and inputs"},
     {"spec-renamed", EditEvidence::kMajority,
      "the majority of the sources: the saved state, the write-back targets and the placeholder's name"},
     {"state-entry-renamed", EditEvidence::kMajority,

@@ -18,7 +18,8 @@ bool signature_rule(std::string_view id) {
   constexpr const RuleInfo* kRules[] = {
       &kInputSpecsMatchPlaceholders, &kOutputSpecsMatchGraphOutputs, &kMutationsBeforeUserOutputs,
       &kMutationTargetResolves, &kOneMutationPerBuffer, &kOutputArityMatchesCallSpec,
-      &kMutationValueDerivesFromTarget, &kMutationShapeMatchesTarget, &kBufferWriteHasWriteBack};
+      &kMutationValueDerivesFromTarget, &kMutationShapeMatchesTarget, &kBufferWriteHasWriteBack,
+      &kJointGradientNamesInput, &kJointGradientMatchesInput};
   return std::any_of(std::begin(kRules), std::end(kRules),
                      [id](const RuleInfo* rule) { return rule->id == id; });
 }

@@ -27,6 +27,7 @@ void Planner::plan_outputs() {
   align_specs();
   for (const OutputSlot& slot : draft_.outputs)
     if (output_spec_arg_name(slot.spec) != slot.value()) return;  // still unpaired: no reading
+  pair_gradients();
   if (!functional()) return;  // in-place writes are their own write-backs
   // Update origins name placeholders; each must stand for a declared state to pair by them.
   for (std::size_t p = 0; p < index_.placeholder_names().size(); ++p)

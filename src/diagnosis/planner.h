@@ -61,6 +61,9 @@ class Planner {
 
   // Output-side phases, in order (plan_outputs.cc).
   void align_specs();
+  // Joint programs: gradients declared for the wrong parameter or user input, paired again by
+  // shape and dtype where exactly one pairing fits (plan_gradients.cc).
+  void pair_gradients();
   void pair_write_backs();
   // Fresh write-back values that cannot stay where they are and are not user outputs: each
   // goes to the one state left without a write-back of its shape and dtype, and the fresh values

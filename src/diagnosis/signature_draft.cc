@@ -19,6 +19,8 @@ void set_target(ir::OutputSpec& spec, const std::string& target) {
   if (spec.has_buffer_mutation()) spec.mutable_buffer_mutation()->set_buffer_name(target);
   if (spec.has_parameter_mutation()) spec.mutable_parameter_mutation()->set_parameter_name(target);
   if (spec.has_user_input_mutation()) spec.mutable_user_input_mutation()->set_user_input_name(target);
+  if (spec.has_gradient_to_parameter()) spec.mutable_gradient_to_parameter()->set_parameter_name(target);
+  if (spec.has_gradient_to_user_input()) spec.mutable_gradient_to_user_input()->set_user_input_name(target);
 }
 
 void set_input_name(ir::InputSpec& spec, const std::string& name) {
@@ -34,7 +36,8 @@ void set_input_name(ir::InputSpec& spec, const std::string& name) {
   }
 }
 
-// A spec of `kind` ("buffer_mutation", "user_output", ...) for `output`, writing to `target`.
+// A spec of `kind` ("buffer_mutation", "user_output", "gradient_to_parameter", ...) for
+// `output`, writing to (or the gradient of) `target`.
 ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& output,
                                 std::string_view target) {
   ir::OutputSpec spec;
@@ -50,6 +53,12 @@ ir::OutputSpec make_output_spec(std::string_view kind, const ir::Argument& outpu
   } else if (kind == "user_input_mutation") {
     spec.mutable_user_input_mutation()->mutable_arg()->set_name(value);
     spec.mutable_user_input_mutation()->set_user_input_name(std::string(target));
+  } else if (kind == "gradient_to_parameter") {
+    spec.mutable_gradient_to_parameter()->mutable_arg()->set_name(value);
+    spec.mutable_gradient_to_parameter()->set_parameter_name(std::string(target));
+  } else if (kind == "gradient_to_user_input") {
+    spec.mutable_gradient_to_user_input()->mutable_arg()->set_name(value);
+    spec.mutable_gradient_to_user_input()->set_user_input_name(std::string(target));
   }
   return spec;
 }

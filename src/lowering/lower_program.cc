@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/opschema/schema_catalog.h"
+#include "contract/mutation_contract.h"
 #include "lowering/functionalize.h"
 #include "lowering/self_check.h"
 #include "lowering/unmodelled_effects.h"
@@ -27,11 +28,30 @@ Status write_output(const LowerOptions& options, const std::vector<ir::Program>&
   return copy_file_to_stream(staged->path(), *options.standard_output);
 }
 
+bool is_joint_program(const ir::Program& program) {
+  for (const ir::OutputSpec& spec : program.program().graph_module().signature().output_specs())
+    if (spec.has_loss_output() || spec.has_gradient_to_parameter() || spec.has_gradient_to_user_input()) return true;
+  return false;
+}
+
+// A joint program's gradients must come through the lowering unchanged: the same inputs, each
+// with the same shape and dtype, in the same order (what `diff` compares, PT415-PT417).
+Status gradients_kept(const std::vector<GradientPromise>& source, const ir::Program& lowered) {
+  const std::vector<GradientPromise> now = derive_contract(lowered).gradients;
+  if (now == source) return {};
+  return Status::error(fmt::format("joint program: the lowering would change its gradients ({} in the source, {} "
+                                   "after it, or another input, shape or dtype); not lowered",
+                                   source.size(), now.size()));
+}
+
 }  // namespace
 
 Expected<ProgramLowering> lower_in_memory(ir::Program& program, const LowerSettings& settings) {
   if (Status modelled = unmodelled_effects(program, settings.schemas, settings.input); !modelled.ok())
     return modelled;
+  const bool joint = is_joint_program(program);
+  std::vector<GradientPromise> gradients;
+  if (joint) gradients = derive_contract(program).gradients;
   const Expected<Functionalized> functional = functionalize(program, /*whole_program=*/true, settings.schemas);
   if (!functional.ok()) return functional.status();
   ProgramLowering lowering{program.name(), functional->writes, std::nullopt};
@@ -40,6 +60,9 @@ Expected<ProgramLowering> lower_in_memory(ir::Program& program, const LowerSetti
     apply_renames(program, renames);
     record_renames(program, renames);
     lowering.renames = std::move(renames);
+  }
+  if (joint) {
+    if (Status kept = gradients_kept(gradients, program); !kept.ok()) return kept;
   }
   // Never hand back a program pt2lint did not functionalize: check the result as ATEN first.
   if (Status checked = self_check(program, settings.schemas); !checked.ok())

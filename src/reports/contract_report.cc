@@ -59,6 +59,12 @@ void print_contracts_text(const std::vector<ProgramContract>& contracts, std::os
       for (const std::string& op : p.ops) ops += (ops.empty() ? "`" : ", `") + op + "`";
       out << fmt::format("    {} `{}`: may be written by {} (schema unknown)\n", state_kind_words(p.kind), p.target, ops);
     }
+    if (!c.gradients.empty()) {  // joint programs only
+      out << fmt::format("  gradients ({}):\n", c.gradients.size());
+      for (const GradientPromise& g : c.gradients)
+        out << fmt::format("    {} `{}` {}: gradient {}\n", state_kind_words(g.kind), g.target,
+                           g.input.kind.empty() ? "(does not resolve)" : g.input.text(), g.value.text());
+    }
   }
   if (shared.empty()) return;
   out << fmt::format("state shared by the programs ({}), written by some program:\n", shared.size());
@@ -111,6 +117,21 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     for (const PossibleWritePromise& p : c.possible_writes) {
       json.begin_object().field("target", p.target).field("kind", state_kind_name(p.kind));
       json.string_array("ops", p.ops).end_object();
+    }
+    json.end_array();
+    // Additive: GRADIENT_TO_PARAMETER and GRADIENT_TO_USER_INPUT outputs, empty for a program
+    // that is not joint.
+    json.key("gradients").begin_array();
+    for (const GradientPromise& g : c.gradients) {
+      json.begin_object().field("target", g.target).field("kind", state_kind_name(g.kind));
+      json.key("input").begin_object();
+      facts_fields(json, g.input);
+      json.end_object();
+      json.key("value").begin_object();
+      facts_fields(json, g.value);
+      json.end_object();
+      if (!g.aliases.empty()) json.string_array("aliases", g.aliases);
+      json.end_object();
     }
     json.end_array();
     json.end_object();

@@ -206,7 +206,8 @@ RULE_IDS = {"write-back-lost": "PT401", "write-back-added": "PT402", "write-back
             "write-back-shape-changed": "PT406", "user-output-gained": "PT407", "user-output-lost": "PT408",
             "user-output-reordered": "PT409", "user-output-changed": "PT410", "user-output-tree-changed": "PT411",
             "user-input-changed": "PT412", "program-missing": "PT413", "write-back-undecidable": "PT414",
-            "written-state-became-constant": "PT420", "literal-changed": "PT421", "metadata-lost": "PT422"}
+            "written-state-became-constant": "PT420", "literal-changed": "PT421", "metadata-lost": "PT422",
+            "gradient-lost": "PT415", "gradient-gained": "PT416", "gradient-changed": "PT417"}
 
 
 def pair(folder, case, before, after, header, expects=(), extend=()):
@@ -719,6 +720,148 @@ def node_goldens():
          """\
          The near miss: the same program on both sides; every node keeps its metadata.""",
          extend=["metadata-lost"])
+# ------------------------------------------------------------------ PT415-PT417: joint programs
+OUT_SPEC_ONE = '[1, {\\"type\\": null, \\"context\\": null, \\"children_spec\\": []}]'
+
+
+def joint_program(dialect, nodes, outputs, values, specs, input_specs, inputs):
+    ins = "".join(f"      inputs {{ {t(n)} }}\n" for n in inputs)
+    outs = "".join(f"      outputs {{ {t(n)} }}\n" for n in outputs)
+    return (f'name: "model"\nprogram {{\n  verifiers: "{dialect}"\n'
+            "  schema_version { major: 8 minor: 17 }\n  graph_module {\n    graph {\n" + ins + nodes + outs + values +
+            "    }\n    signature {\n" + input_specs + specs + "    }\n"
+            '    module_call_graph {\n      fqn: ""\n'
+            f'      signature {{ out_spec: "{OUT_SPEC_ONE}" }}\n    }}\n  }}\n}}\n')
+
+
+JOINT_INPUT_SPECS = """\
+      input_specs { parameter { arg { name: "p_fc_weight" } parameter_name: "fc.weight" } }
+      input_specs { parameter { arg { name: "p_fc_bias" } parameter_name: "fc.bias" } }
+      input_specs { user_input { arg { as_tensor { name: "x" } } } }
+"""
+JOINT_INPUTS = ["p_fc_weight", "p_fc_bias", "x"]
+
+
+def forward_nodes():
+    return (node("torch.ops.aten.permute.default", "permute",
+                 [("self", t("p_fc_weight")), ("dims", "as_ints { items: 1 items: 0 }")], [t("permute")]) +
+            node("torch.ops.aten.addmm.default", "addmm",
+                 [("self", t("p_fc_bias")), ("mat1", t("x")), ("mat2", t("permute"))], [t("addmm")]) +
+            node("torch.ops.aten.sum.default", "sum_1", [("self", t("addmm"))], [t("sum_1")]))
+
+
+def forward_values():
+    return (tv("p_fc_weight", "float32", 3, 4) + tv("p_fc_bias", "float32", 3) + tv("x", "float32", 2, 4) +
+            tv("permute", "float32", 4, 3) + tv("addmm", "float32", 2, 3) + tv("sum_1", "float32"))
+
+
+def forward_program():
+    """The forward program as torch.export.export writes it: the loss as a user output."""
+    return joint_program("TRAINING", forward_nodes(), ["sum_1"], forward_values(),
+                         '      output_specs { user_output { arg { as_tensor { name: "sum_1" } } } }\n',
+                         JOINT_INPUT_SPECS, JOINT_INPUTS)
+
+
+def grad_spec(value, target, user_input=False):
+    if user_input:
+        return (f'      output_specs {{ gradient_to_user_input {{ arg {{ name: "{value}" }} '
+                f'user_input_name: "{target}" }} }}\n')
+    return f'      output_specs {{ gradient_to_parameter {{ arg {{ name: "{value}" }} parameter_name: "{target}" }} }}\n'
+
+
+def joint(input_grad=False):
+    """Its joint program as _export_forward_backward writes it (ATEN): the loss, then one gradient
+    per parameter in input order, then the gradient of `x` when it requires grad."""
+    nodes = (forward_nodes() +
+             node("torch.ops.aten.full_like.default", "full_like", [("self", t("addmm")), ("fill_value", "as_float: 1.0")],
+                  [t("full_like")]) +
+             node("torch.ops.aten.permute.default", "permute_1",
+                  [("self", t("full_like")), ("dims", "as_ints { items: 1 items: 0 }")], [t("permute_1")]) +
+             node("torch.ops.aten.mm.default", "mm", [("self", t("permute_1")), ("mat2", t("x"))], [t("mm")]) +
+             node("torch.ops.aten.sum.dim_IntList", "sum_2",
+                  [("self", t("full_like")), ("dim", "as_ints { items: 0 }")], [t("sum_2")]) +
+             node("torch.ops.aten.mm.default", "mm_1", [("self", t("full_like")), ("mat2", t("p_fc_weight"))],
+                  [t("mm_1")]))
+    values = (forward_values() + tv("full_like", "float32", 2, 3) + tv("permute_1", "float32", 3, 2) +
+              tv("mm", "float32", 3, 4) + tv("sum_2", "float32", 3) + tv("mm_1", "float32", 2, 4))
+    outputs = ["sum_1", "mm", "sum_2"] + (["mm_1"] if input_grad else [])
+    specs = ('      output_specs { loss_output { arg { name: "sum_1" } } }\n' + grad_spec("mm", "fc.weight") +
+             grad_spec("sum_2", "fc.bias") + (grad_spec("mm_1", "x", True) if input_grad else ""))
+    return joint_program("ATEN", nodes, outputs, values, specs, JOINT_INPUT_SPECS, JOINT_INPUTS)
+
+
+JOINT_HEADER = """\
+Here BEFORE is not the decoder but a linear layer's joint program (forward and backward in one
+graph, as torch.export.experimental._export_forward_backward writes it, ATEN): parameters
+`fc.weight` (3, 4) and `fc.bias` (3,), user input `x` (2, 4); outputs: the loss `sum_1`, then
+the gradients `mm` (3, 4) of fc.weight and `sum_2` (3,) of fc.bias"""
+
+
+def joint_goldens():
+    before = joint()
+    renamed_values = edit(before, ("sum_2", "sum_3", 5))
+    pair("gradient-lost", "bad_bias_gradient_dropped", before,
+         edit(before, (grad_spec("sum_2", "fc.bias"), ""), (out_line("sum_2"), "")),
+         JOINT_HEADER + """.
+         A lowering pass dropped the bias's gradient output (its value `sum_2` is still computed):
+         PyTorch loads and validates the program, and the optimizer leaves `fc.bias` untrained.""",
+         ["error gradient-lost state:fc.bias"])
+    pair("gradient-lost", "bad_input_gradient_dropped", joint(input_grad=True), joint(),
+         JOINT_HEADER + """, and `mm_1` (2, 4) of the user input `x`.
+         The lowering dropped the gradient to the user input (pytorch/pytorch#186542: missing
+         gradients): a caller that trains its input, or chains this program after another,
+         gets none.""",
+         ["error gradient-lost -"])
+    pair("gradient-lost", "good", before, renamed_values,
+         JOINT_HEADER + """.
+         AFTER is the same program with the bias gradient's value renamed (`sum_3`), as a
+         lowering that rebuilds the graph names values: every gradient is kept, no finding.""")
+    pair("gradient-lost", "good_forward_to_joint", forward_program(), before,
+         """Here BEFORE is a linear layer's forward program as torch.export.export writes it
+         (TRAINING): parameters `fc.weight` (3, 4) and `fc.bias` (3,), user input `x` (2, 4), the loss
+         `sum_1` a user output. AFTER is its joint program from _export_forward_backward (ATEN): the
+         loss, then the gradients of both parameters. The joint program keeps every promise of the
+         forward one and gains the gradients by design: no finding, exit 0.""")
+    pair("gradient-gained", "bad_gradient_for_missing_parameter", before,
+         edit(before, (grad_spec("sum_2", "fc.bias"), grad_spec("sum_2", "fc3.bias"))),
+         JOINT_HEADER + """.
+         A pass renamed the bias gradient's target to `fc3.bias`, which the program does not
+         have: the gradient is gained for a name nobody trains, and lost for `fc.bias`.""",
+         ["error gradient-gained output_specs[2]", "error gradient-lost state:fc.bias"])
+    pair("gradient-gained", "bad_input_gradient_added", before, joint(input_grad=True),
+         JOINT_HEADER + """.
+         The lowering also returns a gradient to the user input `x` (`mm_1`), which the original
+         does not: the caller's optimizer would update an input the original never trains.""",
+         ["error gradient-gained output_specs[3]"])
+    pair("gradient-gained", "good", before, renamed_values,
+         JOINT_HEADER + """.
+         AFTER renames the bias gradient's value only: no finding.""")
+    pair("gradient-changed", "bad_gradients_exchanged", before,
+         edit(before, (grad_spec("mm", "fc.weight"), grad_spec("mm", "fc.bias")),
+              (grad_spec("sum_2", "fc.bias"), grad_spec("sum_2", "fc.weight"))),
+         JOINT_HEADER + """.
+         A pass exchanged the targets of the two gradients
+         (tests/data/device/soundness/joint_mlp__gradients_swapped.pt2): one finding for the pair.""",
+         ["error gradient-changed output_specs[1]"])
+    half = edit(before, (grad_spec("sum_2", "fc.bias"), grad_spec("_to_copy", "fc.bias")),
+                (out_line("sum_2"), out_line("_to_copy")),
+                (tv("mm_1", "float32", 2, 4), tv("mm_1", "float32", 2, 4) + tv("_to_copy", "float16", 3)),
+                ("    }\n    signature {\n",
+                 node("torch.ops.aten._to_copy.default", "_to_copy",
+                      [("self", t("sum_2")), ("dtype", "as_scalar_type: 6")], [t("_to_copy")]) +
+                 "    }\n    signature {\n"))
+    pair("gradient-changed", "bad_bias_gradient_cast_to_half", before, half,
+         JOINT_HEADER + """.
+         The lowering returns the bias gradient cast to float16 (a mixed-precision pass that
+         reached the backward): its dtype is no longer the parameter's.""",
+         ["error gradient-changed output_specs[2]"])
+    reordered = edit(before, (grad_spec("mm", "fc.weight") + grad_spec("sum_2", "fc.bias"),
+                              grad_spec("sum_2", "fc.bias") + grad_spec("mm", "fc.weight")),
+                     (out_line("mm") + out_line("sum_2"), out_line("sum_2") + out_line("mm")))
+    pair("gradient-changed", "good_gradients_reordered", before, reordered,
+         JOINT_HEADER + """.
+         AFTER returns the two gradients in the other order, each spec still beside its own value:
+         gradients are paired by their input, not by position, so no finding.""")
 
 
 def main():
@@ -731,6 +874,7 @@ def main():
     undecidable_goldens()
     constant_fold_goldens()
     node_goldens()
+    joint_goldens()
     print(f"{len(WRITTEN)} pairs written under {HERE}")
 
 
