@@ -88,6 +88,10 @@ std::string ProgramFacts::describe(std::string_view value) {
       return fmt::format("{} is {} itself (or a view of it), not a new value", head,
                          flow_.describe_state(f.placeholder));
     case Origin::kFresh:
+      if (f.overwrite_of >= 0)
+        return fmt::format("{} is the new value of {}: a full overwrite computed by {} from its old value "
+                           "(and no other state's)", head, flow_.describe_state(f.overwrite_of),
+                           flow_.describe_node(f.node));
       return fmt::format("{} is not an update of any state: a fresh value computed by {}", head,
                          flow_.describe_node(f.node));
     case Origin::kUnknown:

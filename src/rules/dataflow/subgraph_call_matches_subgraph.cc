@@ -54,12 +54,23 @@ void flatten_call_slots(const ir::Argument& arg, const ir::Graph* graph, std::ve
   }
 }
 
-const ir::TensorMeta* call_slot_meta(const CallSlot& slot) {
-  if (slot.value.empty() || slot.graph == nullptr) return nullptr;
-  for (const ir::TensorMetaEntry& entry : slot.graph->tensor_values())
-    if (entry.key() == slot.value) return &entry.value();
-  return nullptr;
-}
+// Each graph's tensor_values by name, built the first time a graph is asked: a call's operands
+// and results are looked up by hash, not by a scan of the table per value.
+class CallMetaTables {
+ public:
+  const ir::TensorMeta* find(const CallSlot& slot) {
+    if (slot.value.empty() || slot.graph == nullptr) return nullptr;
+    auto [it, inserted] = tables_.try_emplace(slot.graph);
+    if (inserted)
+      for (const ir::TensorMetaEntry& entry : slot.graph->tensor_values())
+        it->second.try_emplace(entry.key(), &entry.value());
+    auto meta = it->second.find(slot.value);
+    return meta == it->second.end() ? nullptr : meta->second;
+  }
+
+ private:
+  std::unordered_map<const ir::Graph*, std::unordered_map<std::string_view, const ir::TensorMeta*>> tables_;
+};
 
 // How the inner value relates to the outer one.
 enum class CallRelation {
@@ -170,21 +181,24 @@ class SubgraphCallMatchesSubgraph final : public Rule {
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
     if (index.subgraph_nodes().empty()) return;
     std::map<std::string, FirstInvokeCall, std::less<>> identifiers;
-    visit(index, index.graph(), 0, identifiers, sink);
+    CallMetaTables metas;
+    visit(index, index.graph(), 0, identifiers, metas, sink);
   }
 
  private:
   void visit(const ProgramIndex& index, const ir::Graph& graph, int depth,
-             std::map<std::string, FirstInvokeCall, std::less<>>& identifiers, DiagnosticSink& sink) const {
+             std::map<std::string, FirstInvokeCall, std::less<>>& identifiers, CallMetaTables& metas,
+             DiagnosticSink& sink) const {
     if (depth > kCallMatchDepth) return;
     for (const ir::Node& node : graph.nodes()) {
       bool has_graph = false;
       for (const ir::NamedArgument& input : node.inputs()) has_graph = has_graph || input.arg().has_as_graph();
       if (!has_graph) continue;
       const dataflow::SubgraphCall call = dataflow::bind_subgraph_call(node);
-      if (call.known) check_call(index, graph, node, call, identifiers, sink);
+      if (call.known) check_call(index, graph, node, call, identifiers, metas, sink);
       for (const ir::NamedArgument& input : node.inputs())
-        if (input.arg().has_as_graph()) visit(index, input.arg().as_graph().graph(), depth + 1, identifiers, sink);
+        if (input.arg().has_as_graph())
+          visit(index, input.arg().as_graph().graph(), depth + 1, identifiers, metas, sink);
     }
   }
 
@@ -213,7 +227,7 @@ class SubgraphCallMatchesSubgraph final : public Rule {
 
   void check_call(const ProgramIndex& index, const ir::Graph& graph, const ir::Node& node,
                   const dataflow::SubgraphCall& call, std::map<std::string, FirstInvokeCall, std::less<>>& identifiers,
-                  DiagnosticSink& sink) const {
+                  CallMetaTables& metas, DiagnosticSink& sink) const {
     const std::string node_name(fx_node_name(node));
     CallRelation invoke_relation = CallRelation::kSame;
     if (call.op == "invoke_subgraph" && call.subgraphs.size() == 1 && node.inputs_size() > 1 &&
@@ -244,18 +258,18 @@ class SubgraphCallMatchesSubgraph final : public Rule {
           for (int i = 0; i < sub.graph->inputs_size(); ++i) {
             CallSlot inner{argument_value_name(sub.graph->inputs(i)), sub.graph};
             compare(index, node, node_name, call, sub, ops[static_cast<std::size_t>(i)].first, inner,
-                    ops[static_cast<std::size_t>(i)].second, fmt::format("input {}", i), sink);
+                    ops[static_cast<std::size_t>(i)].second, fmt::format("input {}", i), metas, sink);
           }
         }
       }
-      check_outputs(index, graph, node, node_name, call, sub, g, results, invoke_relation, sink);
+      check_outputs(index, graph, node, node_name, call, sub, g, results, invoke_relation, metas, sink);
     }
   }
 
   void check_outputs(const ProgramIndex& index, const ir::Graph& graph, const ir::Node& node,
                      const std::string& node_name, const dataflow::SubgraphCall& call,
                      const dataflow::SubgraphBinding& sub, std::size_t g, const std::vector<CallSlot>& results,
-                     CallRelation invoke_relation, DiagnosticSink& sink) const {
+                     CallRelation invoke_relation, CallMetaTables& metas, DiagnosticSink& sink) const {
     std::vector<CallSlot> returned;
     for (const ir::Argument& output : sub.graph->outputs()) flatten_call_slots(output, sub.graph, returned);
     std::vector<std::pair<CallSlot, CallRelation>> expected;  // what each subgraph output must match
@@ -292,14 +306,15 @@ class SubgraphCallMatchesSubgraph final : public Rule {
     }
     for (std::size_t k = 0; k < returned.size(); ++k)
       compare(index, node, node_name, call, sub, expected[k].first, returned[k], expected[k].second,
-              fmt::format("output {}", k), sink);
+              fmt::format("output {}", k), metas, sink);
   }
 
   void compare(const ProgramIndex& index, const ir::Node& node, const std::string& node_name,
                const dataflow::SubgraphCall& call, const dataflow::SubgraphBinding& sub, const CallSlot& outer,
-               const CallSlot& inner, CallRelation relation, const std::string& what, DiagnosticSink& sink) const {
-    const ir::TensorMeta* a = call_slot_meta(outer);
-    const ir::TensorMeta* b = call_slot_meta(inner);
+               const CallSlot& inner, CallRelation relation, const std::string& what, CallMetaTables& metas,
+               DiagnosticSink& sink) const {
+    const ir::TensorMeta* a = metas.find(outer);
+    const ir::TensorMeta* b = metas.find(inner);
     if (a == nullptr || b == nullptr) return;
     const std::string diff = call_meta_difference(*a, *b, relation);
     if (diff.empty()) return;
