@@ -243,6 +243,23 @@ TEST(ReadersJson, RepeatedKeysOfLargeMapsAreFoundPastBlockEdges) {
   EXPECT_EQ(r.file.programs[0].program().graph_module().graph().tensor_values_size(), 3002);
 }
 
+// A map key with escapes is unescaped into simdjson's buffer, which consumes the field's raw
+// key: the walk must not read it again (simdjson asserts on that in debug builds, and the
+// sanitizer build is one; the pipeline property found it through a hostile-name mutant).
+TEST(ReadersJson, EscapedMapKeysReadAsTheirText) {
+  const std::string meta = R"({"dtype": 7, "sizes": []})";
+  const Loaded r = load_memory(
+      program_json(R"(, "tensor_values": {"a\nb": )" + meta + R"(, "\u0078": )" + meta + R"(, "y": )" + meta + "}"),
+      "p.json");
+  ASSERT_EQ(r.outcome, LoadOutcome::kLoaded) << r.dump();
+  EXPECT_TRUE(r.findings.empty()) << r.dump();
+  const auto& graph = r.file.programs[0].program().graph_module().graph();
+  ASSERT_EQ(graph.tensor_values_size(), 3);
+  EXPECT_EQ(graph.tensor_values(0).key(), "a\nb");
+  EXPECT_EQ(graph.tensor_values(1).key(), "x");
+  EXPECT_EQ(graph.tensor_values(2).key(), "y");
+}
+
 TEST(ReadersJson, FindingsAreCappedWithASummary) {
   std::string sizes;
   for (int i = 0; i < 500; ++i) sizes += std::string(i ? "," : "") + R"({"as_int": 0.5})";

@@ -391,7 +391,10 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
     return keys.add(key);
   };
   for_each_key(object, [&](std::string_view key, od::field& field) {
-    release_->passed(field.key().raw());
+    // The key as read: for a plain key, a view into the input (the same bytes as field.key()),
+    // for an escaped one, simdjson's string buffer, which passed() ignores. field.key() itself
+    // is gone once unescaped_key() consumed it (simdjson asserts on it in debug builds).
+    release_->passed(key.data());
     PathScope scope(steps_, {Step::kKey, key});
     if (repeated(key)) {
       duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));
