@@ -131,6 +131,35 @@ TEST(HostileArchive, RefusalsAndOddities) {
   EXPECT_FALSE(check_miniz_reads(no_zip64, 5000).ok());
 }
 
+// torch.save's legacy format (what torch.load reads from bytes that are not a zip): five
+// pickles, each walked; the first two must be the magic number and 1001 (_legacy_load).
+TEST(HostilePickle, LegacyFormatWalksEveryPickle) {
+  const std::string magic("\x80\x02\x8a\nl\xfc\234F\xf9 j\250P\x19.", 15);  // pickle.dumps(MAGIC_NUMBER, 2)
+  const std::string version("\x80\x02M\xe9\x03.", 6);                       // pickle.dumps(1001, 2)
+  const std::string system = std::string("\x80\x02") + "cposix\nsystem\nX\x04\0\0\0true\x85R.";
+  const std::string stream = magic + version + "\x80\x02}." + system + "\x80\x02].";
+  const LegacyPickles legacy = legacy_save_pickles(stream + std::string(64, '\0'), /*whole=*/true);
+  EXPECT_TRUE(legacy.refused.empty()) << legacy.refused;
+  EXPECT_TRUE(legacy.unknown.empty()) << legacy.unknown;
+  ASSERT_EQ(legacy.imports.globals.size(), 1u);
+  EXPECT_EQ(legacy.imports.globals[0], "posix.system");
+  // The first bytes only, cut inside the object pickle: what follows is unknown, not refused.
+  const LegacyPickles cut = legacy_save_pickles(stream.substr(0, magic.size() + version.size() + 6), false);
+  EXPECT_TRUE(cut.refused.empty());
+  EXPECT_FALSE(cut.unknown.empty());
+  // Not the magic number: refused after the first pickle (its imports still ran).
+  EXPECT_NE(legacy_save_pickles("\x80\x02K\x05.", true).refused.find("Invalid magic number"), std::string::npos);
+  EXPECT_NE(legacy_save_pickles(magic + "\x80\x02M\xe8\x03.", true).refused.find("Invalid protocol version"),
+            std::string::npos);
+  const LegacyPickles first = legacy_save_pickles(system, true);
+  EXPECT_EQ(first.imports.globals.size(), 1u);
+  EXPECT_FALSE(first.unknown.empty());  // posix.system's result is no plain integer
+  EXPECT_FALSE(legacy_save_pickles("not a pickle", true).refused.empty());
+  EXPECT_FALSE(legacy_save_pickles(std::string(64, '\0'), false).refused.empty());  // zeros: invalid load key
+  // Protocol 0's decimal form of the magic number is the same number.
+  EXPECT_TRUE(legacy_save_pickles("L119547037146038801333356L\n.I1001\n.}.N.].", true).refused.empty());
+}
+
 TEST(HostilePickle, GlobalsOfEachOpcodeForm) {
   const std::string protocol2 = std::string("\x80\x02") + "cposix\nsystem\nX\x04\0\0\0true\x85R.";
   const PickleImports p2 = pickle_imports(protocol2);
