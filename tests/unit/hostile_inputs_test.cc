@@ -136,7 +136,8 @@ TEST(HostileArchive, RefusalsAndOddities) {
 TEST(HostilePickle, LegacyFormatWalksEveryPickle) {
   const std::string magic("\x80\x02\x8a\nl\xfc\234F\xf9 j\250P\x19.", 15);  // pickle.dumps(MAGIC_NUMBER, 2)
   const std::string version("\x80\x02M\xe9\x03.", 6);                       // pickle.dumps(1001, 2)
-  const std::string system = std::string("\x80\x02") + "cposix\nsystem\nX\x04\0\0\0true\x85R.";
+  static const char kSystem[] = "\x80\x02" "cposix\nsystem\nX\x04\0\0\0true\x85R.";  // holds NULs
+  const std::string system(kSystem, sizeof kSystem - 1);
   const std::string stream = magic + version + "\x80\x02}." + system + "\x80\x02].";
   const LegacyPickles legacy = legacy_save_pickles(stream + std::string(64, '\0'), /*whole=*/true);
   EXPECT_TRUE(legacy.refused.empty()) << legacy.refused;
