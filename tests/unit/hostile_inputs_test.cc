@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "readers_test_support.h"
@@ -20,6 +21,7 @@
 #include "support/bounded_file.h"
 #include "support/http_url.h"
 #include "support/path_glob.h"
+#include "support/temp_file.h"
 
 namespace pt2lint {
 namespace {
@@ -284,6 +286,20 @@ TEST_F(HostileFiles, AtomicFileLeavesNothingBehindWhenNotCommitted) {
     EXPECT_EQ(::write(file->fd(), "x", 1), 1);
   }
   EXPECT_EQ(entries(), 0u);
+}
+
+// `check -` copies standard input to a temporary file: never past its cap (2 GiB by default).
+TEST_F(HostileFiles, StandardInputCopyStopsAtItsCap) {
+  std::istringstream big(std::string(std::size_t{3} << 20, 'x'));
+  const std::filesystem::path copy = dir_ / "stdin_copy";
+  const Status capped = copy_stream_to_file(big, copy, std::uint64_t{1} << 20);
+  ASSERT_FALSE(capped.ok());
+  EXPECT_NE(capped.message().find("more than 1048576 bytes"), std::string::npos) << capped.message();
+  EXPECT_LE(std::filesystem::file_size(copy), std::uint64_t{1} << 20);  // never more than the cap written
+  std::istringstream small("abc");
+  EXPECT_TRUE(copy_stream_to_file(small, copy, std::uint64_t{1} << 20, "12").ok());
+  EXPECT_EQ(std::filesystem::file_size(copy), 5u);
+  EXPECT_EQ(kMaxStandardInputBytes, std::uint64_t{2} << 30);
 }
 
 }  // namespace
