@@ -391,7 +391,7 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
     return keys.add(key);
   };
   for_each_key(object, [&](std::string_view key, od::field& field) {
-    release_->passed(field.key().raw());
+    release_->passed(key.data());  // not field.key(): key_of may have consumed it (an escaped key)
     PathScope scope(steps_, {Step::kKey, key});
     if (repeated(key)) {
       duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));
