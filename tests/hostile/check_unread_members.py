@@ -10,8 +10,11 @@ each with and without --verify-data:
   place and refused as PyTorch refuses it (zeros are no torch.save zip): malformed-program;
 - an extra/ file of 80 MiB (read whole up to 64 MiB): stored, so decoded in chunks: clean, and
   malformed-program when its last bytes are Latin-1;
-- a use_pickle weight of 260 MiB of zeros (bound 256 MiB), a bare pickle: member-not-checked;
-  with --verify-data it is walked (zeros import nothing) and the warning goes;
+- a use_pickle weight of 260 MiB of zeros (bound 256 MiB), a bare pickle: its first 16 MiB are
+  walked as torch.save's legacy format (its pickles come first) and refused as torch.load refuses
+  it (PyTorch 2.11: "invalid load key, '\x00'"): malformed-program, with --verify-data too;
+- bare use_pickle weights of 260 MiB whose first pickle, or whose object pickle in the legacy
+  format, calls posix.system: pickle-runs-code-at-load (PyTorch 2.11 ran both: device run 3);
 - a use_pickle weight that is a 260 MiB torch.save zip whose data.pkl calls posix.system:
   opened in place, pickle-runs-code-at-load;
 - a weight whose CRC-32 is wrong: clean by default (weights are not read); with
@@ -123,6 +126,10 @@ def main():
     extra_latin1 = variant("big_extra_not_utf8.pt2", lambda e: e + [(ROOT + "extra/big.txt",
                                                                        [80 * MIB, b"caf\xe9"])])
     pickle = variant("big_pickled_weight.pt2", pickled_weight(260 * MIB))
+    pickle_first = variant("big_bare_pickle_system_first.pt2", pickled_weight([system_pickle("true"), 260 * MIB]))
+    magic, protocol = b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19.", b"\x80\x02M\xe9\x03."  # pickle.dumps
+    pickle_legacy = variant("big_bare_legacy_object_system.pt2", pickled_weight(
+        [magic + protocol + b"\x80\x02}." + system_pickle("true") + b"\x80\x02].", 260 * MIB]))
     # A torch.save zip of 260 MiB whose data.pkl calls posix.system: opened in place, its pickle
     # is walked whatever the storage's size.
     nested = zip_segments([("archive/data.pkl", system_pickle("true")), ("archive/data/0", 260 * MIB),
@@ -142,9 +149,15 @@ def main():
         (extra, [], 0, [], [("member-not-checked", ROOT + "extra/big.txt")]),
         (extra, ["--verify-data"], 0, [], [("member-not-checked", ROOT + "extra/big.txt")]),
         (extra_latin1, [], 1, [("malformed-program", ROOT + "extra/big.txt")], []),
-        # A bare pickle of 260 MiB: beyond the bound, so reported, not read; --verify-data reads it.
-        (pickle, [], None, [("member-not-checked", ROOT + "data/weights/weight_0")], []),
-        (pickle, ["--verify-data"], None, [], [("member-not-checked", ROOT + "data/weights/weight_0")]),
+        # Bare pickles of 260 MiB: beyond the bound, so their first 16 MiB are walked.
+        (pickle, [], 1, [("malformed-program", ROOT + "data/weights/weight_0")],
+         [("member-not-checked", ROOT + "data/weights/weight_0")]),
+        (pickle, ["--verify-data"], 1, [("malformed-program", ROOT + "data/weights/weight_0")],
+         [("member-not-checked", ROOT + "data/weights/weight_0")]),
+        (pickle_first, [], 1, [("pickle-runs-code-at-load", ROOT + "data/weights/weight_0")],
+         [("member-not-checked", ROOT + "data/weights/weight_0")]),
+        (pickle_legacy, [], 1, [("pickle-runs-code-at-load", ROOT + "data/weights/weight_0")],
+         [("member-not-checked", ROOT + "data/weights/weight_0")]),
         (pickle_zip, [], 1, [("pickle-runs-code-at-load", ROOT + "data/weights/weight_0")],
          [("member-not-checked", ROOT + "data/weights/weight_0")]),
         (crc, [], 0, [], [("member-crc-mismatch", ROOT + "data/weights/weight_0")]),

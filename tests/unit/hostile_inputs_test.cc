@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "readers_test_support.h"
@@ -20,6 +21,7 @@
 #include "support/bounded_file.h"
 #include "support/http_url.h"
 #include "support/path_glob.h"
+#include "support/temp_file.h"
 
 namespace pt2lint {
 namespace {
@@ -129,6 +131,36 @@ TEST(HostileArchive, RefusalsAndOddities) {
   DirectoryRecord no_zip64;
   ASSERT_TRUE(parse_directory_record(directory_record(0xFFFFFFFF, 0xFFFFFFFF, 0, ""), no_zip64));
   EXPECT_FALSE(check_miniz_reads(no_zip64, 5000).ok());
+}
+
+// torch.save's legacy format (what torch.load reads from bytes that are not a zip): five
+// pickles, each walked; the first two must be the magic number and 1001 (_legacy_load).
+TEST(HostilePickle, LegacyFormatWalksEveryPickle) {
+  const std::string magic("\x80\x02\x8a\nl\xfc\234F\xf9 j\250P\x19.", 15);  // pickle.dumps(MAGIC_NUMBER, 2)
+  const std::string version("\x80\x02M\xe9\x03.", 6);                       // pickle.dumps(1001, 2)
+  static const char kSystem[] = "\x80\x02" "cposix\nsystem\nX\x04\0\0\0true\x85R.";  // holds NULs
+  const std::string system(kSystem, sizeof kSystem - 1);
+  const std::string stream = magic + version + "\x80\x02}." + system + "\x80\x02].";
+  const LegacyPickles legacy = legacy_save_pickles(stream + std::string(64, '\0'), /*whole=*/true);
+  EXPECT_TRUE(legacy.refused.empty()) << legacy.refused;
+  EXPECT_TRUE(legacy.unknown.empty()) << legacy.unknown;
+  ASSERT_EQ(legacy.imports.globals.size(), 1u);
+  EXPECT_EQ(legacy.imports.globals[0], "posix.system");
+  // The first bytes only, cut inside the object pickle: what follows is unknown, not refused.
+  const LegacyPickles cut = legacy_save_pickles(stream.substr(0, magic.size() + version.size() + 6), false);
+  EXPECT_TRUE(cut.refused.empty());
+  EXPECT_FALSE(cut.unknown.empty());
+  // Not the magic number: refused after the first pickle (its imports still ran).
+  EXPECT_NE(legacy_save_pickles("\x80\x02K\x05.", true).refused.find("Invalid magic number"), std::string::npos);
+  EXPECT_NE(legacy_save_pickles(magic + "\x80\x02M\xe8\x03.", true).refused.find("Invalid protocol version"),
+            std::string::npos);
+  const LegacyPickles first = legacy_save_pickles(system, true);
+  EXPECT_EQ(first.imports.globals.size(), 1u);
+  EXPECT_FALSE(first.unknown.empty());  // posix.system's result is no plain integer
+  EXPECT_FALSE(legacy_save_pickles("not a pickle", true).refused.empty());
+  EXPECT_FALSE(legacy_save_pickles(std::string(64, '\0'), false).refused.empty());  // zeros: invalid load key
+  // Protocol 0's decimal form of the magic number is the same number.
+  EXPECT_TRUE(legacy_save_pickles("L119547037146038801333356L\n.I1001\n.}.N.].", true).refused.empty());
 }
 
 TEST(HostilePickle, GlobalsOfEachOpcodeForm) {
@@ -254,6 +286,20 @@ TEST_F(HostileFiles, AtomicFileLeavesNothingBehindWhenNotCommitted) {
     EXPECT_EQ(::write(file->fd(), "x", 1), 1);
   }
   EXPECT_EQ(entries(), 0u);
+}
+
+// `check -` copies standard input to a temporary file: never past its cap (2 GiB by default).
+TEST_F(HostileFiles, StandardInputCopyStopsAtItsCap) {
+  std::istringstream big(std::string(std::size_t{3} << 20, 'x'));
+  const std::filesystem::path copy = dir_ / "stdin_copy";
+  const Status capped = copy_stream_to_file(big, copy, std::uint64_t{1} << 20);
+  ASSERT_FALSE(capped.ok());
+  EXPECT_NE(capped.message().find("more than 1048576 bytes"), std::string::npos) << capped.message();
+  EXPECT_LE(std::filesystem::file_size(copy), std::uint64_t{1} << 20);  // never more than the cap written
+  std::istringstream small("abc");
+  EXPECT_TRUE(copy_stream_to_file(small, copy, std::uint64_t{1} << 20, "12").ok());
+  EXPECT_EQ(std::filesystem::file_size(copy), 5u);
+  EXPECT_EQ(kMaxStandardInputBytes, std::uint64_t{2} << 30);
 }
 
 }  // namespace

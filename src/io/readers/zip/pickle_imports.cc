@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -86,6 +87,7 @@ PickleImports pickle_imports(std::string_view pickle) {
       case Arg::kFixed:
         if (pickle.size() - at < layout.bytes) {
           out.unreadable = "the pickle ends inside an opcode";
+          out.cut = true;
           return out;
         }
         arg = pickle.substr(at, layout.bytes);
@@ -94,12 +96,14 @@ PickleImports pickle_imports(std::string_view pickle) {
       case Arg::kLength: {
         if (pickle.size() - at < layout.bytes) {
           out.unreadable = "the pickle ends inside an opcode";
+          out.cut = true;
           return out;
         }
         const std::uint64_t length = little_endian(pickle.substr(at, layout.bytes));
         at += layout.bytes;
         if (length > pickle.size() - at) {
           out.unreadable = "a value's length runs past the end of the pickle";
+          out.cut = true;
           return out;
         }
         arg = pickle.substr(at, static_cast<std::size_t>(length));
@@ -114,6 +118,7 @@ PickleImports pickle_imports(std::string_view pickle) {
         }
         if (end == std::string_view::npos) {
           out.unreadable = "the pickle ends inside an opcode";
+          out.cut = true;
           return out;
         }
         arg = pickle.substr(at, end - at);
@@ -152,12 +157,146 @@ PickleImports pickle_imports(std::string_view pickle) {
     } else if (op == 0x95 || op == 0x80) {
       // FRAME and PROTO change nothing on the stack.
     } else if (op == '.') {
+      out.end = at;
       return out;
     } else {
       push(std::nullopt);
     }
   }
   out.unreadable = "the pickle has no STOP opcode";
+  out.cut = true;
+  return out;
+}
+
+namespace {
+
+// The integer a pickle of one plain integer holds, as decimal digits, or nullopt for any other
+// pickle: [PROTO] [FRAME] one of INT, LONG, BININT, BININT1, BININT2, LONG1, LONG4, then any
+// memo puts, then STOP, which is how pickle writes an int (torch.save: protocol 2, LONG1 for
+// the magic number, BININT2 for the protocol version).
+std::optional<std::string> plain_integer(std::string_view pickle) {
+  std::size_t at = 0;
+  const auto take = [&](std::size_t n) -> std::optional<std::string_view> {
+    if (pickle.size() - at < n) return std::nullopt;
+    const std::string_view bytes = pickle.substr(at, n);
+    at += n;
+    return bytes;
+  };
+  const auto line = [&]() -> std::optional<std::string_view> {
+    const std::size_t end = pickle.find('\n', at);
+    if (end == std::string_view::npos) return std::nullopt;
+    const std::string_view text = pickle.substr(at, end - at);
+    at = end + 1;
+    return text;
+  };
+  // Little-endian two's complement bytes as decimal digits (negative: nullopt, never torch's).
+  const auto decimal = [](std::string_view le) -> std::optional<std::string> {
+    if (!le.empty() && (static_cast<unsigned char>(le.back()) & 0x80)) return std::string("-");  // negative
+    std::vector<unsigned> digits{0};  // little-endian base 10
+    for (std::size_t i = le.size(); i-- > 0;) {
+      unsigned carry = static_cast<unsigned char>(le[i]);
+      for (unsigned& d : digits) {
+        const unsigned v = d * 256 + carry;
+        d = v % 10;
+        carry = v / 10;
+      }
+      for (; carry; carry /= 10) digits.push_back(carry % 10);
+    }
+    std::string out;
+    for (std::size_t i = digits.size(); i-- > 0;) out += static_cast<char>('0' + digits[i]);
+    return out;
+  };
+  const auto canonical = [](std::string_view text) -> std::optional<std::string> {
+    if (!text.empty() && text.back() == 'L') text.remove_suffix(1);
+    if (!text.empty() && text.front() == '-') return std::string("-");  // negative: never torch's
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    const std::size_t first = text.find_first_not_of('0');
+    return std::string(first == std::string_view::npos ? "0" : text.substr(first));
+  };
+  if (at < pickle.size() && static_cast<unsigned char>(pickle[at]) == 0x80 && !take(2)) return std::nullopt;
+  if (at < pickle.size() && static_cast<unsigned char>(pickle[at]) == 0x95 && !take(9)) return std::nullopt;
+  if (at >= pickle.size()) return std::nullopt;
+  const auto op = static_cast<unsigned char>(pickle[at++]);
+  std::optional<std::string> value;
+  if (op == 'I' || op == 'L') {
+    const auto text = line();
+    if (!text || (op == 'I' && (*text == "00" || *text == "01"))) return std::nullopt;  // False, True
+    value = canonical(*text);
+  } else if (op == 'J' || op == 'K' || op == 'M') {
+    const auto bytes = take(op == 'J' ? 4 : op == 'K' ? 1 : 2);
+    if (!bytes) return std::nullopt;
+    value = op == 'J' ? decimal(*bytes) : decimal(std::string(*bytes) + '\0');
+  } else if (op == 0x8a || op == 0x8b) {
+    const auto size = take(op == 0x8a ? 1 : 4);
+    if (!size) return std::nullopt;
+    const auto bytes = take(static_cast<std::size_t>(little_endian(*size)));
+    if (!bytes) return std::nullopt;
+    value = bytes->empty() ? std::optional<std::string>("0") : decimal(*bytes);
+  }
+  if (!value) return std::nullopt;
+  while (at < pickle.size()) {
+    const auto next = static_cast<unsigned char>(pickle[at++]);
+    if (next == '.') return value;
+    if (next == 0x94) continue;
+    if ((next == 'q' && take(1)) || (next == 'r' && take(4)) || (next == 'p' && line())) continue;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+constexpr std::string_view kLegacyMagicNumber = "119547037146038801333356";  // 0x1950A86A20F9469CFC6C
+constexpr std::string_view kLegacyProtocolVersion = "1001";
+
+}  // namespace
+
+LegacyPickles legacy_save_pickles(std::string_view bytes, bool whole) {
+  LegacyPickles out;
+  static constexpr const char* kWhat[] = {"magic number", "protocol version", "system info", "object",
+                                          "storage keys"};
+  std::size_t at = 0;
+  for (int i = 0; i < 5; ++i) {
+    const std::string_view pickle = bytes.substr(at);
+    PickleImports one = pickle_imports(pickle);
+    for (std::string& global : one.globals) {
+      if (std::find(out.imports.globals.begin(), out.imports.globals.end(), global) == out.imports.globals.end()) {
+        out.imports.globals.push_back(std::move(global));
+      }
+    }
+    if (!one.unreadable.empty()) {
+      if (one.cut && !whole) {
+        out.unknown = fmt::format("its {} pickle runs past the first {} bytes pt2lint read", kWhat[i], bytes.size());
+      } else {
+        out.imports.unreadable = one.unreadable;
+        out.refused = i == 0 ? fmt::format("it is neither a zip nor a pickle the unpickler reads ({})", one.unreadable)
+                             : fmt::format("its {} pickle, at byte {}, cannot be unpickled ({})", kWhat[i], at,
+                                           one.unreadable);
+      }
+      return out;
+    }
+    if (i < 2) {
+      const std::optional<std::string> value = plain_integer(pickle.substr(0, one.end));
+      if (!value) {
+        out.unknown = fmt::format("its {} pickle is not a plain integer in a form pt2lint knows, so pt2lint "
+                                  "cannot tell whether torch.load accepts it",
+                                  kWhat[i]);
+        return out;
+      }
+      const std::string_view want = i == 0 ? kLegacyMagicNumber : kLegacyProtocolVersion;
+      if (*value != want) {
+        const std::string shown = *value == "-" ? "a negative integer"
+                                  : value->size() > 40 ? value->substr(0, 40) + "..." : *value;
+        out.refused = i == 0 ? fmt::format("it is neither a zip nor torch.save's legacy format: its first pickle "
+                                           "is {}, not the magic number (\"Invalid magic number; corrupt file?\")",
+                                           shown)
+                             : fmt::format("its protocol version pickle is {}, not 1001 (\"Invalid protocol "
+                                           "version\")",
+                                           shown);
+        return out;
+      }
+    }
+    at += one.end;
+  }
   return out;
 }
 

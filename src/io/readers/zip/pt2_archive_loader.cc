@@ -85,6 +85,7 @@ class StateLoad {
                        config_->name, {}, fmt::format("name the member '{}', as torch.export.save does", config_path));
       config_ = nullptr;
     }
+    if (config_ == nullptr && zip.find(config_path) == nullptr) report_missing(zip, folder, config_name);
     state.set_present(config_ != nullptr);
     state.set_records_omitted(zip.find(root + std::string(kRecordsOmittedMarker)) != nullptr);
     if (config_ == nullptr) return;
@@ -95,6 +96,25 @@ class StateLoad {
       return;
     }
     check_json_bom(bytes_, program_, config_->name, context_);
+  }
+
+  // No config at all: load_pt2 asserts that it is in the archive's name list unless the legacy
+  // whole-state file '<folder><model>.pt' is (measured with PyTorch 2.11 for the constants config).
+  void report_missing(const ZipArchive& zip, std::string_view folder, const std::string& config_name) {
+    const std::string legacy = folder_path_ + program_ + ".pt";
+    const bool has_legacy = std::any_of(zip.members().begin(), zip.members().end(),
+                                        [&](const ZipArchive::Member& m) { return m.name == legacy; });
+    if (has_legacy) return;
+    reporter_.report(kMalformedProgram, program_,
+                     fmt::format("the archive has no '{}{}'; torch.export.load reads every program's {} config "
+                                 "(even an empty one) and refuses the archive without it (\"{}{} not found in PT2 "
+                                 "archive\")",
+                                 folder_path_, config_name, folder.substr(5, folder.size() - 6), folder,
+                                 config_name),
+                     {}, {},
+                     fmt::format("torch.export.save writes it ('{{\"config\": {{}}}}' when the program has no {}); "
+                                 "write the file again with it",
+                                 folder.substr(5, folder.size() - 6)));
   }
 
   // Below this a thread costs more than it saves.

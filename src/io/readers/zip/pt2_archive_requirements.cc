@@ -18,6 +18,8 @@ constexpr std::uint64_t kMaxVersionBytes = 4096;
 constexpr std::uint64_t kMaxSampleInputBytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMaxExtraFileBytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMaxPickleMemberBytes = std::uint64_t{256} << 20;
+// Of a larger stored bare pickle, the bytes read: the legacy format's pickles come first.
+constexpr std::size_t kPicklePrefixBytes = std::size_t{16} << 20;
 constexpr std::uint64_t kMaxNestedMembers = 100'000;
 constexpr std::uint64_t kMinStreamVersion = 1;   // kMinSupportedFileFormatVersion
 constexpr std::uint64_t kMaxStreamVersion = 10;  // kMaxSupportedFileFormatVersion
@@ -109,6 +111,15 @@ bool starts_a_zip(const ZipArchive& zip, const ZipArchive::Member& member, const
     return false;  // the first chunk says it
   });
   return zip_magic;
+}
+
+// The first `limit` bytes of a stored member, read in place.
+bool stored_prefix(const ZipArchive& zip, const ZipArchive::Member& member, std::size_t limit, std::string& out) {
+  (void)zip.copy_stored_bytes(member, [&](std::string_view chunk) {
+    out.append(chunk.substr(0, std::min(chunk.size(), limit - out.size())));
+    return out.size() < limit;
+  });
+  return !out.empty();
 }
 
 }  // namespace
@@ -214,7 +225,28 @@ void check_sample_inputs(const ZipArchive& zip, std::string_view root, const std
   }
   PaddedBytes bytes;
   if (!in_place && !read_member(zip, *member, cap(kMaxSampleInputBytes, context), bytes, context)) return;
-  const Status loadable = check_torch_save_zip(zip, *member, in_place ? nullptr : &bytes);
+  Status loadable;
+  if (starts_a_zip(zip, *member, in_place ? nullptr : &bytes)) {
+    loadable = check_torch_save_zip(zip, *member, in_place ? nullptr : &bytes);
+  } else {
+    // Not a zip: torch.load reads torch.save's legacy format (PyTorch 2.11 loads sample inputs
+    // saved with _use_new_zipfile_serialization=False: device run 3).
+    std::string first_bytes;
+    if (in_place) (void)stored_prefix(zip, *member, kPicklePrefixBytes, first_bytes);
+    const LegacyPickles legacy =
+        legacy_save_pickles(in_place ? std::string_view(first_bytes) : bytes.view(), /*whole=*/!in_place);
+    if (!legacy.unknown.empty() && legacy.refused.empty()) {
+      context.reporter.report(
+          kMemberNotChecked, name,
+          fmt::format("the sample inputs '{}' are not a torch.save zip, and pt2lint cannot tell whether torch.load "
+                      "reads them as torch.save's legacy format: {}; torch.export.load torch.load-s them and "
+                      "refuses the archive when it cannot",
+                      member->name, legacy.unknown),
+          member->name, {}, "torch.export.save writes them as a torch.save zip; write the file again with it");
+      return;
+    }
+    if (!legacy.refused.empty()) loadable = Status::error(legacy.refused);
+  }
   if (loadable.ok()) return;
   context.reporter.report(
       kMalformedProgram, name,
@@ -274,15 +306,9 @@ void check_json_bom(const PaddedBytes& json, std::string_view program, std::stri
 
 namespace {
 
-// The pickle torch.load reads from the member (`bytes`, or in place when null): data.pkl of a
-// torch.save zip, else the bytes.
-bool pickle_of(const ZipArchive& outer, const ZipArchive::Member& member, const PaddedBytes* bytes,
-               PaddedBytes& nested, std::string_view& pickle) {
-  if (!starts_a_zip(outer, member, bytes)) {
-    if (bytes == nullptr) return false;  // a bare pickle too large to read: reported by the caller
-    pickle = bytes->view();
-    return true;
-  }
+// The pickle torch.load reads from a torch.save zip (`bytes`, or in place when null): its data.pkl.
+bool data_pkl_of(const ZipArchive& outer, const ZipArchive::Member& member, const PaddedBytes* bytes,
+                 PaddedBytes& nested) {
   const auto opened = open_nested_zip(outer, member, bytes);
   if (!opened.ok() || opened.value()->members().empty()) return false;
   const ZipArchive* zip = opened.value().get();
@@ -290,9 +316,7 @@ bool pickle_of(const ZipArchive& outer, const ZipArchive::Member& member, const 
   const auto slash = first.find('/');
   const ZipArchive::Member* data =
       zip->find((slash == std::string::npos ? "" : first.substr(0, slash + 1)) + "data.pkl");
-  if (data == nullptr || !zip->read(*data, kMaxPickleMemberBytes, nested).ok()) return false;
-  pickle = nested.view();
-  return true;
+  return data != nullptr && zip->read(*data, kMaxPickleMemberBytes, nested).ok();
 }
 
 // `sample_inputs`: check_sample_inputs reads the same member, and reports it too large or
@@ -323,9 +347,13 @@ void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member
                          std::string_view parameter = {}) {
   const std::uint64_t limit = cap(kMaxPickleMemberBytes, context);
   // A large stored torch.save zip is opened in place: its data.pkl is small, its storages are
-  // what is large. A bare pickle (or a deflated one) that large is beyond reach.
-  const bool in_place = member.size > limit && member.method == 0 && starts_a_zip(zip, member, nullptr);
-  if (member.size > limit && !in_place) {
+  // what is large. A large stored bare pickle (torch.save's legacy format: its pickles first,
+  // then the storages' raw bytes) is walked over its first kPicklePrefixBytes. A deflated one
+  // that large is beyond reach.
+  const bool large_stored = member.size > limit && member.method == 0;
+  const bool in_place = large_stored && starts_a_zip(zip, member, nullptr);
+  const bool prefix = large_stored && !in_place;
+  if (member.size > limit && !large_stored) {
     if (!sample_inputs) {
       report_not_checked(member, program, role,
                          "unpickles it with weights_only=False: whatever it imports runs at load, and its "
@@ -335,10 +363,16 @@ void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member
     return;
   }
   PaddedBytes bytes;
+  std::string first_bytes;
   // PyTorch unpickles the bytes whatever their CRC-32 (member-crc-mismatch reports that), so
   // the pickle is walked as it is.
-  if (Status read = in_place ? Status() : zip.read(member, limit, bytes, ZipArchive::Crc::kLeaveToCaller);
-      !read.ok()) {
+  Status read;
+  if (prefix) {
+    if (!stored_prefix(zip, member, kPicklePrefixBytes, first_bytes)) read = Status::error("it could not be read");
+  } else if (!in_place) {
+    read = zip.read(member, limit, bytes, ZipArchive::Crc::kLeaveToCaller);
+  }
+  if (!read.ok()) {
     if (!sample_inputs) {
       context.reporter.report(
           kMemberNotChecked, program,
@@ -349,15 +383,47 @@ void check_pickle_member(const ZipArchive& zip, const ZipArchive::Member& member
     }
     return;
   }
-  PaddedBytes nested;
-  std::string_view pickle;
-  if (!pickle_of(zip, member, in_place ? nullptr : &bytes, nested, pickle)) return;  // a damaged nested zip is reported
-  const PickleImports imports = pickle_imports(pickle);
+  PickleImports imports;
+  std::string refused_why;  // torch.load refuses the member once it has unpickled `imports`
+  std::string unknown_why;  // pt2lint cannot tell what torch.load does past `imports`
+  const bool is_zip = in_place || (!prefix && starts_a_zip(zip, member, &bytes));
+  if (!is_zip) {
+    const LegacyPickles legacy =
+        legacy_save_pickles(prefix ? std::string_view(first_bytes) : bytes.view(), /*whole=*/!prefix);
+    imports = legacy.imports;
+    refused_why = legacy.refused;
+    unknown_why = legacy.unknown;
+  } else {
+    PaddedBytes nested;
+    if (!data_pkl_of(zip, member, in_place ? nullptr : &bytes, nested)) return;  // a damaged nested zip is reported
+    imports = pickle_imports(nested.view());
+    if (!imports.unreadable.empty()) {
+      refused_why = fmt::format("its data.pkl cannot be unpickled ({})", imports.unreadable);
+    }
+  }
   std::vector<std::string> refused;
   for (const std::string& global : imports.globals) {
     if (!weights_only_allows(global)) refused.push_back(printable_excerpt(global, 120));
   }
-  if (refused.empty() && !parameter.empty()) check_pickled_parameter(imports, member, program, parameter, context);
+  // Sample inputs that cannot be loaded are check_sample_inputs' to report.
+  if (!refused_why.empty() && !(sample_inputs && !is_zip)) {
+    context.reporter.report(
+        kMalformedProgram, program,
+        fmt::format("archive member '{}' ({}) cannot be loaded: {}; torch.export.load torch.load-s it "
+                    "(weights_only=False) and refuses the archive",
+                    member.name, role, refused_why),
+        member.name, {}, "write it with torch.save, as torch.export.save does");
+  } else if (!unknown_why.empty() && refused.empty() && !sample_inputs) {
+    context.reporter.report(
+        kMemberNotChecked, program,
+        fmt::format("archive member '{}' ({}, {} bytes) was not fully checked: {}; torch.export.load unpickles "
+                    "it with weights_only=False, and what its later pickles import was not read",
+                    member.name, role, member.size, unknown_why),
+        member.name, {}, "pass --verify-data to read it whole (it costs reading its bytes)");
+  }
+  if (refused.empty() && refused_why.empty() && unknown_why.empty() && !parameter.empty()) {
+    check_pickled_parameter(imports, member, program, parameter, context);
+  }
   // A pickle that stops early (an unknown opcode, cut short) fails to load at that point, as
   // Python's unpickler raises there: only what it imports before runs.
   if (refused.empty()) return;
@@ -386,14 +452,30 @@ void check_pickles(const ZipArchive& zip, std::string_view root, const ir::Progr
   if (const auto* m = zip.find(fmt::format("{}data/sample_inputs/{}.pt", root, name))) {
     check_pickle_member(zip, *m, name, "the sample inputs", /*sample_inputs=*/true, context);
   }
-  // Pickled records, and the opaque objects the constants config names: load_pt2 reads
-  // only what a config names (an opaque_obj_* member nothing names is never unpickled,
-  // measured with PyTorch 2.11).
+  // Pickled records: load_pt2 reads only what a config names (an opaque_obj_* member nothing
+  // names is never unpickled, measured with PyTorch 2.11).
   const auto pickled_records = [&](const ir::StateSource& state, std::string_view folder,
                                    std::string_view role) {
+    const bool constants = folder == "data/constants/";
     for (const auto& entry : state.config().config()) {
-      const bool opaque = entry.value().path_name().starts_with("opaque_obj_");
-      if (!entry.value().use_pickle() && !opaque) continue;
+      const std::string& path_name = entry.value().path_name();
+      // _load_constants reads a constant only as tensor_* (torch.load when use_pickle) or
+      // custom_obj_* (TorchScript's unpickler), and raises on any other name before it reads
+      // it: measured with PyTorch 2.11, an opaque_obj_0 the config names is refused and its
+      // pickle never runs.
+      if (constants && !path_name.starts_with("tensor_") && !path_name.starts_with("custom_obj_")) {
+        context.reporter.report(
+            kMalformedProgram, name,
+            fmt::format("constant '{}' is stored as '{}'; torch.export.load reads constants only as "
+                        "'tensor_*' and 'custom_obj_*' records and refuses the archive (\"Unsupported constant "
+                        "type: {}\")",
+                        printable_excerpt(entry.key(), 120), printable_excerpt(path_name, 120),
+                        printable_excerpt(path_name, 120)),
+            root_text + std::string(folder) + path_name, {},
+            "torch.export.save names constant records tensor_<n> and custom_obj_<n>: save the program again");
+        continue;
+      }
+      if (!entry.value().use_pickle()) continue;
       if (const auto* m = zip.find(root_text + std::string(folder) + entry.value().path_name())) {
         const bool parameter = entry.value().use_pickle() && entry.value().is_param();
         check_pickle_member(zip, *m, name, role, /*sample_inputs=*/false, context,
