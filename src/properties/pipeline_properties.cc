@@ -404,7 +404,8 @@ std::vector<std::string> check_repair_restores_seed(const ir::Program& seed, con
   const std::vector<std::string> want = signature_lines_of(seed, {}), got = signature_lines_of(repaired, back);
   if (want == got) return {};
   std::string edits;
-  for (const SignatureEdit& edit : repair.edits) edits += (edits.empty() ? "" : "; ") + describe_edit(edit);
+  for (const SignatureEdit& edit : repair.edits)
+    edits += (edits.empty() ? "" : "; ") + describe_edit(edit) + (edit.proof.safe() ? " [safe]" : " [unsafe]");
   return {fmt::format("fix-restores-the-seed: program `{}`: the repair ({}) does not give back the clean "
                       "program's signature", mutant.name(), edits)};
 }
