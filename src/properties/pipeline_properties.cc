@@ -374,20 +374,43 @@ PipelineResult run_pipeline(const std::vector<ir::Program>& programs, const Rule
 
 namespace {
 
-// One line per input spec, and per output spec with its graph output, as the signature says.
-std::vector<std::string> signature_lines_of(const ir::Program& program,
-                                            const std::map<std::string, std::string>& renamed) {
-  std::vector<std::string> lines;
+// The signature of a program as fix-restores-the-seed compares it: the input specs in order;
+// each output spec with the graph output beside it, as a sorted list, because a mutant may have
+// moved a spec together with its value, a consistent reordering no repair can see (PyTorch pairs
+// write-backs by target and gradients by name); and, in order, the values callers receive, which
+// a repair must never reorder.
+struct SignatureView {
+  std::vector<std::string> inputs, output_pairs, user_values;
+  bool operator==(const SignatureView&) const = default;
+};
+
+SignatureView signature_view_of(const ir::Program& program, const std::map<std::string, std::string>& renamed) {
+  SignatureView view;
   const ir::GraphModule& gm = program.program().graph_module();
-  for (const ir::InputSpec& spec : gm.signature().input_specs()) lines.push_back("in " + spec.SerializeAsString());
+  for (const ir::InputSpec& spec : gm.signature().input_specs()) view.inputs.push_back(spec.SerializeAsString());
   for (int i = 0; i < gm.signature().output_specs_size(); ++i) {
     ir::OutputSpec spec = gm.signature().output_specs(i);
     if (std::string* target = mutation_target(spec); target != nullptr)
       if (auto it = renamed.find(*target); it != renamed.end()) *target = it->second;
     const std::string value = i < gm.graph().outputs_size() ? gm.graph().outputs(i).SerializeAsString() : "";
-    lines.push_back("out " + spec.SerializeAsString() + " " + value);
+    view.output_pairs.push_back(spec.SerializeAsString() + " " + value);
+    if (spec.has_user_output()) view.user_values.push_back(value);
   }
-  return lines;
+  std::sort(view.output_pairs.begin(), view.output_pairs.end());
+  return view;
+}
+
+// The values `of` gives callers, in their order among `program`'s graph outputs (a value also
+// returned as a write-back appears there more often than callers receive it).
+std::vector<std::string> user_values_in_graph_order(const ir::Program& program, const SignatureView& of) {
+  std::vector<std::string> remaining = of.user_values, values;
+  for (const ir::Argument& out : program.program().graph_module().graph().outputs()) {
+    auto it = std::find(remaining.begin(), remaining.end(), out.SerializeAsString());
+    if (it == remaining.end()) continue;
+    values.push_back(std::move(*it));
+    remaining.erase(it);
+  }
+  return values;
 }
 
 }  // namespace
@@ -401,7 +424,11 @@ std::vector<std::string> check_repair_restores_seed(const ir::Program& seed, con
   ++repairs_checked;
   std::map<std::string, std::string> back;  // the name now -> the seed's, for followed renames
   for (const auto& [from, to] : repair.followed_renames) back[to] = from;
-  const std::vector<std::string> want = signature_lines_of(seed, {}), got = signature_lines_of(repaired, back);
+  SignatureView want = signature_view_of(seed, {});
+  const SignatureView got = signature_view_of(repaired, back);
+  // What callers receive stays in the order the mutant's graph gives it: a move of a user
+  // output together with its value is the mutant's calling convention, not a defect.
+  want.user_values = user_values_in_graph_order(mutant, got);
   if (want == got) return {};
   std::string edits;
   for (const SignatureEdit& edit : repair.edits)

@@ -102,6 +102,18 @@ int main(int argc, char** argv) {
   int executions = 0, failures = 0, repairs_checked = 0, seed_repairs = 0;
   double slowest_ms = 0;
   std::string slowest;
+  // Counts a violation, prints the first 20, and saves their programs under --save.
+  auto report = [&](const ir::ProgramSet& set, const std::string& what, const std::string& v) {
+    ++broken[properties::violation_property(v)];
+    if (++failures > 20) return;
+    std::cout << "FAIL " << what << "\n  " << v << std::endl;
+    if (args.save.empty()) return;
+    const fs::path out = fs::path(args.save) / fmt::format("failure_{}.textproto", failures);
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(set, &text);
+    std::ofstream(out) << "# " << what << "\n# " << v << '\n' << text;
+    std::cout << "  saved as " << out.string() << '\n';
+  };
   auto run = [&](const ir::ProgramSet& set, const std::string& what) {
     const std::vector<ir::Program> programs(set.programs().begin(), set.programs().end());
     const auto start = std::chrono::steady_clock::now();
@@ -112,17 +124,7 @@ int main(int argc, char** argv) {
     if (ms > slowest_ms) slowest_ms = ms, slowest = what;
     std::vector<std::string> problems = result.violations;
     if (ms > args.max_ms) problems.push_back(fmt::format("bounded-time: {:.0f} ms (limit {:.0f} ms)", ms, args.max_ms));
-    for (const std::string& v : problems) {
-      ++broken[properties::violation_property(v)];
-      if (++failures > 20) continue;
-      std::cout << "FAIL " << what << "\n  " << v << std::endl;
-      if (args.save.empty()) continue;
-      const fs::path out = fs::path(args.save) / fmt::format("failure_{}.textproto", failures);
-      std::string text;
-      google::protobuf::TextFormat::PrintToString(set, &text);
-      std::ofstream(out) << "# " << what << "\n# " << v << '\n' << text;
-      std::cout << "  saved as " << out.string() << '\n';
-    }
+    for (const std::string& v : problems) report(set, what, v);
     return std::none_of(result.findings.begin(), result.findings.end(),
                         [](const Finding& f) { return f.severity == Severity::kError; });
   };
@@ -149,10 +151,8 @@ int main(int argc, char** argv) {
     if (signature_only && seed.clean && set.programs_size() == seed.set.programs_size()) {
       for (int p = 0; p < set.programs_size(); ++p) {
         for (const std::string& v : properties::check_repair_restores_seed(seed.set.programs(p), set.programs(p),
-                                                                           registry, seed_repairs)) {
-          ++broken[properties::violation_property(v)];
-          if (++failures <= 20) std::cout << "FAIL " << label << "\n  " << v << std::endl;
-        }
+                                                                           registry, seed_repairs))
+          report(set, label, v);
       }
     }
   }
