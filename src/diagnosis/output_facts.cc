@@ -89,9 +89,11 @@ std::string ProgramFacts::describe(std::string_view value) {
                          flow_.describe_state(f.placeholder));
     case Origin::kFresh:
       if (f.overwrite_of >= 0)
-        return fmt::format("{} is the new value of {}: a full overwrite computed by {} from its old value "
-                           "(and no other state's)", head, flow_.describe_state(f.overwrite_of),
-                           flow_.describe_node(f.node));
+        // Said as what dataflow shows, not as a write: the value may be a user output that only
+        // reads the state (`x * count`), and the planner decides which it is.
+        return fmt::format("{} is computed by {} from {} and no other state: written "
+                           "back, it would be that state's full overwrite", head, flow_.describe_node(f.node),
+                           flow_.describe_state(f.overwrite_of));
       return fmt::format("{} is not an update of any state: a fresh value computed by {}", head,
                          flow_.describe_node(f.node));
     case Origin::kUnknown:
