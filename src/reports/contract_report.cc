@@ -16,6 +16,13 @@ void facts_fields(JsonWriter& json, const ValueFacts& facts) {
   }
 }
 
+// `key: {kind, shape, dtype}`: the facts of one value as their own object.
+void facts_object(JsonWriter& json, std::string_view key, const ValueFacts& facts) {
+  json.key(key).begin_object();
+  facts_fields(json, facts);
+  json.end_object();
+}
+
 std::string program_list(const std::vector<std::string>& names) {
   if (names.empty()) return "none";
   std::string text;
@@ -99,9 +106,7 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.key("writes").begin_array();
     for (const WritePromise& w : c.writes) {
       json.begin_object().field("target", w.target).field("kind", state_kind_name(w.kind));
-      json.key("state").begin_object();
-      facts_fields(json, w.state);
-      json.end_object();
+      facts_object(json, "state", w.state);
       json.key("value").begin_object();
       json.key("update_of");
       w.base.empty() ? json.null() : json.value(w.base);
@@ -124,12 +129,8 @@ void print_contracts_json(const std::vector<ProgramContract>& contracts, std::os
     json.key("gradients").begin_array();
     for (const GradientPromise& g : c.gradients) {
       json.begin_object().field("target", g.target).field("kind", state_kind_name(g.kind));
-      json.key("input").begin_object();
-      facts_fields(json, g.input);
-      json.end_object();
-      json.key("value").begin_object();
-      facts_fields(json, g.value);
-      json.end_object();
+      facts_object(json, "input", g.input);
+      facts_object(json, "value", g.value);
       if (!g.aliases.empty()) json.string_array("aliases", g.aliases);
       json.end_object();
     }
