@@ -100,13 +100,16 @@ demo: tool
 	@./$(BUILD)/pt2lint check tests/data/demo/kv_cache_broken.pt2; status=$$?; \
 	  echo "(exit code $$status: 1 means error findings)"; test $$status -eq 1
 
-# Every test runs once. Under ASan and UBSan (clang), all but two labels: no-sanitizer
-# (timings of the Release binary, and the wheel that ships it) and whole-corpus (the same
-# checks over every corpus program: conformance, whose code the goldens, properties and fuzz
-# seeds already run under the sanitizers, and which under them would cost a sanitizer
-# start-up per file), which run against the Release tree. Each phase prints its start time,
-# so a slow CI log says where the minutes went.
-SPLIT_LABELS := no-sanitizer|whole-corpus
+# Every test runs once. Under ASan and UBSan (clang), all but three labels, which run against
+# the Release tree: no-sanitizer (timings of the Release binary, and the wheel that ships it),
+# whole-corpus (the same checks over every corpus program: conformance, whose code the goldens,
+# properties and fuzz seeds already run under the sanitizers, and which under them would cost
+# a sanitizer start-up per file) and real-programs (the scripts that judge each device-exported
+# program of tests/data/device against PyTorch's verdicts, a few hundred checker processes:
+# under the sanitizers the same programs are checked in one process by html_report_device and
+# are seeds of properties/pipeline, which runs contract, lower, diff and fix on them). Each
+# phase prints its start time, so a slow CI log says where the minutes went.
+SPLIT_LABELS := no-sanitizer|whole-corpus|real-programs
 test: build-asan test-deps
 	@date +'== %T Release tree: $(SPLIT_LABELS)'
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '$(SPLIT_LABELS)'

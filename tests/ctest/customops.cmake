@@ -6,5 +6,5 @@ foreach(mode with-schemas without-schemas)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/customops/check_customops.py
                    $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/customops
                    ${CMAKE_CURRENT_BINARY_DIR}/customops_${mode} ${mode})
-  set_tests_properties(customops_${mode} PROPERTIES TIMEOUT 120)
+  set_tests_properties(customops_${mode} PROPERTIES TIMEOUT 120 LABELS real-programs)
 endforeach()

@@ -5,4 +5,4 @@ add_test(NAME joint_device_programs
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/joint/check_joint.py
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/joint
                  ${CMAKE_CURRENT_BINARY_DIR}/joint)
-set_tests_properties(joint_device_programs PROPERTIES TIMEOUT 180)
+set_tests_properties(joint_device_programs PROPERTIES TIMEOUT 180 LABELS real-programs)

@@ -5,4 +5,4 @@ add_test(NAME soundness_device_programs
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/soundness/check_soundness.py
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_SOURCE_DIR}/data/device/soundness
                  ${CMAKE_CURRENT_BINARY_DIR}/soundness)
-set_tests_properties(soundness_device_programs PROPERTIES TIMEOUT 180)
+set_tests_properties(soundness_device_programs PROPERTIES TIMEOUT 180 LABELS real-programs)

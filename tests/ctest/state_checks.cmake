@@ -4,7 +4,7 @@
 add_test(NAME state_checks_device
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/data/device/state/check_state.py
           $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device/state)
-set_tests_properties(state_checks_device PROPERTIES TIMEOUT 300)
+set_tests_properties(state_checks_device PROPERTIES TIMEOUT 300 LABELS real-programs)
 
 # A cache written at the positions a user input tensor holds cannot be bounded: `check --verbose`
 # says "undecidable" and names the tensor, and the run reports nothing (never "clean").
@@ -21,4 +21,4 @@ set_tests_properties(cache_range_undecidable_verbose PROPERTIES
 add_test(NAME state_more_device
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/data/device/state/more/check_more.py
           $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device/state/more)
-set_tests_properties(state_more_device PROPERTIES TIMEOUT 300)
+set_tests_properties(state_more_device PROPERTIES TIMEOUT 300 LABELS real-programs)

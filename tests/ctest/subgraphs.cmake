@@ -6,4 +6,4 @@ add_test(NAME subgraphs_real_programs
           $<TARGET_FILE:pt2lint> ${CMAKE_SOURCE_DIR}/tests/data/device/subgraphs
           ${CMAKE_SOURCE_DIR}/tests/data/subgraphs/textproto
           ${CMAKE_CURRENT_BINARY_DIR}/subgraphs)
-set_tests_properties(subgraphs_real_programs PROPERTIES TIMEOUT 120)
+set_tests_properties(subgraphs_real_programs PROPERTIES TIMEOUT 120 LABELS real-programs)
