@@ -28,6 +28,12 @@ std::string_view ProgramFacts::canonical(std::string_view value) const {
   return {};
 }
 
+bool ProgramFacts::meta_fits_state(const std::string& meta, int placeholder) const {
+  if (meta.empty() || placeholder < 0 || placeholder >= static_cast<int>(index_.placeholder_names().size())) return true;
+  const ir::TensorMeta* state = index_.tensor_meta(index_.placeholder_names()[placeholder]);
+  return state == nullptr || dataflow::meta_text(*state) == meta;
+}
+
 const ValueFact& ProgramFacts::fact(std::string_view name) {
   auto [it, inserted] = facts_.try_emplace(std::string(name));
   ValueFact& fact = it->second;
@@ -42,6 +48,12 @@ const ValueFact& ProgramFacts::fact(std::string_view name) {
   }
   fact.node = def->node;
   const dataflow::Trace& trace = flow_.tracer().update_origin(value);
+  // A value computed from a state's update but not of the state's shape and dtype (`(a + b) *
+  // steps`, broadcast) can never be its write-back: it is a fresh value computed from it.
+  if (trace.placeholder >= 0 && trace.updated && !meta_fits_state(fact.meta, trace.placeholder)) {
+    fact.origin = flow_.ops().schema(def->node) != nullptr ? Origin::kFresh : Origin::kUnknown;
+    return fact;
+  }
   if (trace.placeholder >= 0) {
     fact.origin = trace.updated ? Origin::kUpdate : Origin::kAlias;
     fact.placeholder = trace.placeholder;
@@ -66,7 +78,7 @@ void ProgramFacts::find_final_updates() {
       if (!output.has_as_tensor()) continue;
       std::string_view value = output.as_tensor().name();
       const dataflow::Trace& trace = flow_.tracer().update_origin(value);
-      if (trace.updated && trace.update_node == n && trace.placeholder >= 0)
+      if (trace.updated && trace.update_node == n && trace.placeholder >= 0 && fact(value).origin == Origin::kUpdate)
         final_updates_[trace.placeholder] = value;
     }
   }

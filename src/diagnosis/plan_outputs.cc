@@ -8,11 +8,25 @@
 #include <map>
 
 #include "analysis/program_index.h"
+#include "analysis/state/name_suggestions.h"
 #include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 #include "diagnosis/rename_pattern.h"
 
 namespace pt2lint::diagnosis {
+namespace {
+
+// Whether `placeholder` is the name torch.export gives the placeholder of a state named `fqn`
+// (`b_`/`p_`/`c_` + the FQN with `.` as `_`): the graph's own record of the state's old name.
+bool placeholder_attests(std::string_view placeholder, std::string_view fqn) {
+  for (std::string_view prefix : {"b_", "p_", "c_"})
+    if (placeholder.starts_with(prefix))
+      return sanitize_state_name(placeholder.substr(prefix.size())) == sanitize_state_name(fqn);
+  return false;
+}
+
+}  // namespace
+
 Note spec_note(std::string text, int original) {
   if (original < 0) return Note(std::move(text));
   return Note(std::move(text), Location::of_output_spec(original));
@@ -172,7 +186,8 @@ void Planner::pair_write_backs() {
     // read it); when that state is written back by another output too, the two write-backs
     // are exchanged, and this one belongs to the state it updates.
     if (const int source = facts_.fact(slots[i].value()).overwrite_of;
-        source >= 0 && source != named->placeholder && !written.contains(source)) {
+        source >= 0 && source != named->placeholder && !written.contains(source) &&
+        facts_.meta_fits_state(facts_.fact(slots[i].value()).meta, source)) {
       const bool source_written_back = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
         if (&s == &slots[i] || !is_mutation_output(s.spec)) return false;
         const std::optional<DeclaredState> other = resolve_target(s.spec);
@@ -250,6 +265,7 @@ void Planner::pair_write_backs() {
   // The other way round: the state itself was renamed (its spec and saved entry agree on the
   // new name), and only the targets kept the old names, which nothing saves any more.
   bool targets_lag = one_pattern;
+  int attested = 0;  // retargets whose state's placeholder carries the old name
   for (const Retarget& r : retargets) {
     std::optional<RenamePattern> p = r.named ? std::nullopt : infer_rename(r.meant.target, r.written);
     if (!p || (pattern && !(*p == *pattern))) one_pattern = false;
@@ -258,7 +274,20 @@ void Planner::pair_write_backs() {
     if (!f || (followed && !(*f == *followed)) || !saved_state(r.meant.target) || saved_state(r.written))
       targets_lag = false;
     if (f && !followed) followed = f;
+    // The old name must be no other input's (a user input `x` is no lagging name of `amax_x`),
+    // and its placeholder still carrying the old name votes for the rename.
+    if (std::any_of(states_.begin(), states_.end(), [&](const DeclaredState& s) { return s.target == r.written; }) ||
+        std::find(index_.placeholder_names().begin(), index_.placeholder_names().end(), r.written) !=
+            index_.placeholder_names().end())
+      targets_lag = false;
+    if (r.meant.placeholder >= 0 &&
+        placeholder_attests(index_.placeholder_names()[r.meant.placeholder], r.written))
+      ++attested;
   }
+  // One retarget alone is no consistent rename: it takes several states renamed by one pattern,
+  // or a placeholder that still carries each old name (seed 41 of fix-restores-the-seed: a
+  // single target retargeted to user input `x` is no rename of `amax_x`).
+  if (targets_lag && retargets.size() < 2 && attested < static_cast<int>(retargets.size())) targets_lag = false;
   if (targets_lag) {
     RootCause follow{"state-renamed"};
     for (const Retarget& r : retargets) {

@@ -70,6 +70,12 @@ class Planner {
   // that stayed where they are (`stayed`) must have no other candidate (plan_elimination.cc).
   bool place_by_elimination(const std::vector<int>& homeless, const std::vector<int>& stayed,
                             std::map<int, int>& written, std::vector<Retarget>& retargets);
+  bool eliminate(const std::vector<int>& homeless, const std::vector<int>& stayed, std::map<int, int>& written,
+                 std::vector<Retarget>& retargets);
+  // When elimination leaves several candidates: the order PyTorch writes mutation outputs in
+  // (input-spec order), used only where the dataflow-decided write-backs agree with it.
+  bool place_by_input_order(const std::vector<int>& homeless, const std::vector<int>& stayed,
+                            std::map<int, int>& written, std::vector<Retarget>& retargets);
   void restore_lost_write_backs();  // plan_lost_write_backs.cc
   // The arity case for fresh values: a whole-state overwrite returned as a user output, one of
   // the out_spec's surplus, goes back to the only unwritten buffer of its shape and dtype.
