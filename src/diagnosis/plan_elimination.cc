@@ -275,6 +275,8 @@ void Planner::restore_fresh_copy_backs() {
       if (meta_of_state(*state) == fact.meta) ++candidates, only = state;
     if (candidates == 0) continue;
     if (candidates > 1 || fact.origin != Origin::kFresh || !taken.insert(only->placeholder).second) return;
+    // A full overwrite computed from another state's old value alone is no copy-back of this one.
+    if (fact.overwrite_of >= 0 && fact.overwrite_of != only->placeholder) return;
     const auto returned = std::count_if(slots.begin(), slots.end(), [&](const OutputSlot& s) {
       return s.value() == slots[i].value();
     });

@@ -206,8 +206,14 @@ void Planner::restore_written_constants() {
       const ir::OutputSpec& out = draft_.outputs[i].spec;
       if (!out.has_buffer_mutation() || out.buffer_mutation().buffer_name() != fqn) continue;
       const ValueFact& fact = facts_.fact(argument_value_name(draft_.outputs[i].output));
-      if (write_back >= 0 || fact.origin != Origin::kUpdate || fact.placeholder != def->placeholder ||
-          facts_.final_update(def->placeholder) != fact.value) {
+      // Its last update, or a full overwrite computed from its old value alone (`copy_`, an
+      // observer's `maximum(amax, ...)`), of its shape and dtype, where the graph computes no update.
+      const bool update = fact.origin == Origin::kUpdate && fact.placeholder == def->placeholder &&
+                          facts_.final_update(def->placeholder) == fact.value;
+      const bool overwrite = fact.origin == Origin::kFresh && fact.overwrite_of == def->placeholder &&
+                             !fact.meta.empty() && facts_.meta_fits_state(fact.meta, def->placeholder) &&
+                             facts_.final_update(def->placeholder).empty();
+      if (write_back >= 0 || !(update || overwrite)) {
         write_back = -2;
         break;
       }

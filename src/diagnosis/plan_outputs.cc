@@ -220,17 +220,48 @@ void Planner::pair_write_backs() {
     if (fact.origin == Origin::kUpdate && !written.contains(fact.placeholder) &&
         facts_.final_update(fact.placeholder) == fact.value)
       ++lost_returned;
+    // A full overwrite of a buffer computed from its old value alone (`maximum(amax_w, ...)`),
+    // returned once as a user output while nothing writes that buffer back and the graph computes
+    // no update of it: restore_fresh_copy_backs makes it the buffer's write-back.
+    else if (fact.origin == Origin::kFresh && fact.overwrite_of >= 0 && !written.contains(fact.overwrite_of) &&
+             facts_.final_update(fact.overwrite_of).empty() && facts_.meta_fits_state(fact.meta, fact.overwrite_of) &&
+             !fact.meta.empty() &&
+             std::count_if(slots.begin(), slots.end(), [&](const OutputSlot& s) { return s.value() == fact.value; }) == 1 &&
+             std::none_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+               const std::optional<DeclaredState> named = is_mutation_output(s.spec) ? resolve_target(s.spec) : std::nullopt;
+               return named && named->placeholder == fact.overwrite_of && facts_.fact(s.value()).origin != Origin::kFresh;
+             }))
+      ++lost_returned;
   }
   const std::optional<std::size_t> leaves = out_spec_leaves();
   const bool arity_says_user =
       leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned == static_cast<int>(*leaves);
+  // A fresh value of a shape and dtype no state left without a write-back has is a user output
+  // whatever the arity says; when the out_spec's leaf count says exactly those are the user
+  // outputs, the others are write-backs, placed below.
+  std::vector<int> sure_user, maybe_written;
+  for (int i : to_user) {
+    const std::string& meta = facts_.fact(slots[i].value()).meta;
+    const bool fits_some = meta.empty() || std::any_of(states_.begin(), states_.end(), [&](const DeclaredState& st) {
+      return st.placeholder >= 0 && !mutation_spec_kind(st.kind).empty() && !written.contains(st.placeholder) &&
+             facts_.fact(index_.placeholder_names()[st.placeholder]).meta == meta;
+    });
+    (fits_some ? maybe_written : sure_user).push_back(i);
+  }
+  const bool arity_splits = !arity_says_user && leaves && !sure_user.empty() && !maybe_written.empty() &&
+                            user_output_count() + static_cast<int>(sure_user.size()) - lost_returned ==
+                                static_cast<int>(*leaves);
   if ((!to_user.empty() && !arity_says_user) || !nameless.empty()) {
     // Not user outputs: each is the write-back of a state, and when exactly one state is left
     // for each (below), that is the one.
     std::vector<int> homeless = nameless;
-    if (!arity_says_user) homeless.insert(homeless.end(), to_user.begin(), to_user.end());
+    if (!arity_says_user) {
+      const std::vector<int>& not_user = arity_splits ? maybe_written : to_user;
+      homeless.insert(homeless.end(), not_user.begin(), not_user.end());
+    }
     if (place_by_elimination(homeless, stayed, written, retargets)) {
-      if (!arity_says_user) to_user.clear();
+      if (arity_splits) to_user = sure_user;
+      else if (!arity_says_user) to_user.clear();
     } else {
       for (int i : nameless)
         unprovable.notes.push_back(facts_.describe(slots[i].value()) +
