@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "analysis/dataflow/tensor_meta_text.h"
@@ -126,9 +127,18 @@ bool ProgramFacts::read_by_unknown_op(int placeholder) {
     pending.pop_back();
     for (int node : index_.users(value)) {
       if (!seen.insert(node).second) continue;
-      if (flow_.ops().schema(node) == nullptr) return true;
-      for (const ir::Argument& output : index_.graph().nodes(node).outputs())
-        collect_value_names(output, pending);
+      std::vector<std::string_view> outputs;
+      for (const ir::Argument& output : index_.graph().nodes(node).outputs()) collect_value_names(output, outputs);
+      // An op without a schema of its own whose every result the dataflow ties to a state (the
+      // functionalized form of a custom op that mutates its arguments, auto_functionalized_v2,
+      // which the tracer models) is no unknown: its results are those states' new values.
+      if (flow_.ops().schema(node) == nullptr &&
+          (outputs.empty() || std::any_of(outputs.begin(), outputs.end(), [&](std::string_view v) {
+             const Origin origin = fact(v).origin;
+             return origin != Origin::kUpdate && origin != Origin::kAlias;
+           })))
+        return true;
+      pending.insert(pending.end(), outputs.begin(), outputs.end());
     }
   }
   return false;

@@ -18,6 +18,13 @@ add_test(NAME properties/pipeline
   COMMAND pt2lint_property_test --seed 14 --mutations ${_property_mutations} --max-ms ${_property_max_ms}
           ${_property_seeds})
 set_tests_properties(properties/pipeline PROPERTIES LABELS properties TIMEOUT 600)
+# Regression (issue 23): at seed 41, fix-restores-the-seed once saw a single write-back retargeted
+# to user input `x` labelled `state-renamed` ("prefix amax_ added", mapping {x: amax_x}); a rename
+# of the state now needs several states renamed by one pattern, or the placeholders' old names.
+add_test(NAME properties/pipeline_seed41
+  COMMAND pt2lint_property_test --seed 41 --mutations ${_property_mutations} --max-ms ${_property_max_ms}
+          ${_property_seeds})
+set_tests_properties(properties/pipeline_seed41 PROPERTIES LABELS properties TIMEOUT 600)
 
 # `pt2lint reduce` end to end on a real program with a finding (a transformers seed bug).
 add_test(NAME properties/reduce
