@@ -319,6 +319,41 @@ void Planner::pair_write_backs() {
   // or a placeholder that still carries each old name (seed 41 of fix-restores-the-seed: a
   // single target retargeted to user input `x` is no rename of `amax_x`).
   if (targets_lag && retargets.size() < 2 && attested < static_cast<int>(retargets.size())) targets_lag = false;
+  // fix --against ORIGINAL: the old names are ORIGINAL's, so the state goes back to them (its
+  // input specs and saved entries), and `diff ORIGINAL REPAIRED` needs no mapping.
+  const bool back_to_original =
+      targets_lag && !original_states_.empty() && std::all_of(retargets.begin(), retargets.end(), [&](const Retarget& r) {
+        return original_states_.contains(r.written) && r.meant.input_spec >= 0;
+      });
+  if (back_to_original) {
+    RootCause back{"state-renamed-back"};
+    for (const Retarget& r : retargets) {
+      back.output_specs.push_back(slots[r.slot].original);
+      back.input_specs.push_back(r.meant.input_spec);
+      back.states.push_back(r.written);
+      back.notes.push_back(fmt::format("`{}` -> `{}`", r.meant.target, r.written));
+      const EditProof proof{EditEvidence::kOriginal,
+                            fmt::format("ORIGINAL names the state `{}`, as the write-back target and the placeholder "
+                                        "still do; the input spec{} renamed it `{}`",
+                                        r.written, saved_state(r.meant.target) ? " and the saved entry" : "",
+                                        r.meant.target)};
+      const ir::InputSpec& spec = draft_.inputs[r.meant.input_spec];
+      SignatureEdit edit{EditOp::kInputKind, r.meant.input_spec, -1, std::string(state_kind_name(r.meant.kind)),
+                         r.written, {}, r.meant.target};
+      if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
+      apply(back, std::move(edit), proof);
+      if (saved_state(r.meant.target)) apply(back, {EditOp::kRename, -1, -1, {}, r.written, {}, r.meant.target}, proof);
+      // Later phases resolve targets against the declared states: the state has its old name again.
+      for (DeclaredState& state : states_)
+        if (state.input_spec == r.meant.input_spec) state.target = r.written;
+    }
+    back.message = fmt::format(
+        "the state was renamed ({}) in its input specs and saved state, but {} write-back target(s) kept "
+        "ORIGINAL's names: the state is renamed back to ORIGINAL's names", followed->describe(), retargets.size());
+    add_cause(std::move(back));
+    retargets.clear();
+    targets_lag = false;
+  }
   if (targets_lag) {
     RootCause follow{"state-renamed"};
     for (const Retarget& r : retargets) {

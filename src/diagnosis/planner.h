@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ class Planner {
   void reconcile_state_names();
   void restore_written_constants();
   void plan_outputs();  // plan_outputs.cc
+  void set_original_states(std::set<std::string> names) { original_states_ = std::move(names); }
   // The causes, every edit labelled with what decided it (proof_of its cause's final kind,
   // unless the phase that proposed it gave its own).
   std::vector<RootCause> take();
@@ -98,6 +100,7 @@ class Planner {
   std::map<int, int> state_by_placeholder_;  // placeholder -> index into states_
   std::vector<RootCause> causes_;
   int sequence_ = 0;
+  std::set<std::string> original_states_;  // fix --against: ORIGINAL's state names
 };
 
 }  // namespace pt2lint::diagnosis

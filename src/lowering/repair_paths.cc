@@ -122,10 +122,18 @@ std::optional<diagnosis::ProgramRepair> adopt_from_original(ir::Program& program
 // Repairs each program of `fix.loaded` in memory; false (with `fix` saying why) on a refusal.
 bool repair_loaded_programs(const FixOptions& options, const LoadedPrograms* original, FileFix& fix,
                             bool& state_renamed) {
-  const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
   for (ir::Program& program : fix.loaded.programs) {
-    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
     const ir::Program* before = counterpart(original, program);
+    // --against: a state renamed consistently goes back to ORIGINAL's names (docs/fix.md).
+    std::set<std::string> original_states;
+    if (before != nullptr)
+      for (const ir::InputSpec& spec : before->program().graph_module().signature().input_specs()) {
+        if (spec.has_buffer()) original_states.insert(spec.buffer().buffer_name());
+        if (spec.has_parameter()) original_states.insert(spec.parameter().parameter_name());
+      }
+    diagnosis::RepairOptions repair_options{options.unsafe_fixes};
+    if (!original_states.empty()) repair_options.original_states = &original_states;
+    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
     if (before != nullptr && !repair.needs_unsafe && (!repair.refusal.empty() || repair.edits.empty()) &&
         !same_outputs(program, *before)) {
       std::string why;
