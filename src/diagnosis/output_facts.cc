@@ -49,12 +49,6 @@ const ValueFact& ProgramFacts::fact(std::string_view name) {
   }
   fact.node = def->node;
   const dataflow::Trace& trace = flow_.tracer().update_origin(value);
-  // A value computed from a state's update but not of the state's shape and dtype (`(a + b) *
-  // steps`, broadcast) can never be its write-back: it is a fresh value computed from it.
-  if (trace.placeholder >= 0 && trace.updated && !meta_fits_state(fact.meta, trace.placeholder)) {
-    fact.origin = flow_.ops().schema(def->node) != nullptr ? Origin::kFresh : Origin::kUnknown;
-    return fact;
-  }
   if (trace.placeholder >= 0) {
     fact.origin = trace.updated ? Origin::kUpdate : Origin::kAlias;
     fact.placeholder = trace.placeholder;
@@ -79,7 +73,10 @@ void ProgramFacts::find_final_updates() {
       if (!output.has_as_tensor()) continue;
       std::string_view value = output.as_tensor().name();
       const dataflow::Trace& trace = flow_.tracer().update_origin(value);
-      if (trace.updated && trace.update_node == n && trace.placeholder >= 0 && fact(value).origin == Origin::kUpdate)
+      if (trace.updated && trace.update_node == n && trace.placeholder >= 0 &&
+          // a value of another shape or dtype than the state (`(a + b) * steps`, broadcast) can
+          // never be its write-back, so it is not the update that must be written back
+          meta_fits_state(fact(value).meta, trace.placeholder))
         final_updates_[trace.placeholder] = value;
     }
   }

@@ -112,7 +112,11 @@ void Planner::pair_write_backs() {
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     const std::string written_name(output_spec_target(slots[i].spec));
     unprovable.output_specs.push_back(slots[i].original);
-    if (fact.origin == Origin::kUpdate) {
+    // A value computed from a state's update but not of the state's shape and dtype (`(a + b) *
+    // steps`, broadcast) can never be that state's write-back: it is placed as a fresh value.
+    if (fact.origin == Origin::kUpdate && !facts_.meta_fits_state(fact.meta, fact.placeholder)) {
+      fresh.push_back(i);
+    } else if (fact.origin == Origin::kUpdate) {
       std::optional<DeclaredState> meant = state_of_placeholder(fact.placeholder);
       auto other = written.find(fact.placeholder);
       if (!meant || mutation_spec_kind(meant->kind).empty()) {
