@@ -71,7 +71,7 @@ void print_file_fix(const FixFlags& flags, const FileFix& fix) {
   if (!flags.quiet && !flags.dry_run) print_causes(fix);
   if (!fix.error.empty()) {
     print_error(fix.error);
-    print_error_findings(fix.output, fix.remaining);
+    print_error_findings(fix.output.empty() ? fix.input : fix.output, fix.remaining);
   } else if (flags.dry_run) {
     std::cout << fix.diff;
   } else if (!flags.quiet) {

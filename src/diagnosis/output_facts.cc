@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "analysis/dataflow/tensor_meta_text.h"
@@ -26,6 +27,12 @@ std::string_view ProgramFacts::canonical(std::string_view value) const {
   for (std::string_view name : names)
     if (name == value) return name;
   return {};
+}
+
+bool ProgramFacts::meta_fits_state(const std::string& meta, int placeholder) const {
+  if (meta.empty() || placeholder < 0 || placeholder >= static_cast<int>(index_.placeholder_names().size())) return true;
+  const ir::TensorMeta* state = index_.tensor_meta(index_.placeholder_names()[placeholder]);
+  return state == nullptr || dataflow::meta_text(*state) == meta;
 }
 
 const ValueFact& ProgramFacts::fact(std::string_view name) {
@@ -66,7 +73,10 @@ void ProgramFacts::find_final_updates() {
       if (!output.has_as_tensor()) continue;
       std::string_view value = output.as_tensor().name();
       const dataflow::Trace& trace = flow_.tracer().update_origin(value);
-      if (trace.updated && trace.update_node == n && trace.placeholder >= 0)
+      if (trace.updated && trace.update_node == n && trace.placeholder >= 0 &&
+          // a value of another shape or dtype than the state (`(a + b) * steps`, broadcast) can
+          // never be its write-back, so it is not the update that must be written back
+          meta_fits_state(fact(value).meta, trace.placeholder))
         final_updates_[trace.placeholder] = value;
     }
   }
@@ -114,9 +124,18 @@ bool ProgramFacts::read_by_unknown_op(int placeholder) {
     pending.pop_back();
     for (int node : index_.users(value)) {
       if (!seen.insert(node).second) continue;
-      if (flow_.ops().schema(node) == nullptr) return true;
-      for (const ir::Argument& output : index_.graph().nodes(node).outputs())
-        collect_value_names(output, pending);
+      std::vector<std::string_view> outputs;
+      for (const ir::Argument& output : index_.graph().nodes(node).outputs()) collect_value_names(output, outputs);
+      // An op without a schema of its own whose every result the dataflow ties to a state (the
+      // functionalized form of a custom op that mutates its arguments, auto_functionalized_v2,
+      // which the tracer models) is no unknown: its results are those states' new values.
+      if (flow_.ops().schema(node) == nullptr &&
+          (outputs.empty() || std::any_of(outputs.begin(), outputs.end(), [&](std::string_view v) {
+             const Origin origin = fact(v).origin;
+             return origin != Origin::kUpdate && origin != Origin::kAlias;
+           })))
+        return true;
+      pending.insert(pending.end(), outputs.begin(), outputs.end());
     }
   }
   return false;

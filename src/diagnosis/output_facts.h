@@ -54,6 +54,9 @@ class ProgramFacts {
   // Whether a value computed from state `placeholder` (the state itself included) is read by
   // an op without a known schema: what that op makes of it cannot be told.
   bool read_by_unknown_op(int placeholder);
+  // Whether a value of tensor metadata `meta` could be written back to `placeholder`'s state
+  // (the same shape and dtype; true when either has no metadata).
+  bool meta_fits_state(const std::string& meta, int placeholder) const;
 
  private:
   void find_final_updates();

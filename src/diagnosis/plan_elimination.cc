@@ -52,6 +52,122 @@ bool follows(const SharedPatterns& patterns, std::string_view state, std::string
 
 bool Planner::place_by_elimination(const std::vector<int>& homeless, const std::vector<int>& stayed,
                                    std::map<int, int>& written, std::vector<Retarget>& retargets) {
+  return eliminate(homeless, stayed, written, retargets) || place_by_input_order(homeless, stayed, written, retargets);
+}
+
+bool Planner::place_by_input_order(const std::vector<int>& homeless, const std::vector<int>& stayed,
+                                   std::map<int, int>& written, std::vector<Retarget>& retargets) {
+  const auto& slots = draft_.outputs;
+  auto meta_of_state = [&](const DeclaredState& s) -> const std::string& {
+    return facts_.fact(index_.placeholder_names()[s.placeholder]).meta;
+  };
+  const std::set<int> on_trust(stayed.begin(), stayed.end());
+  std::set<int> fresh_slots(homeless.begin(), homeless.end());
+  fresh_slots.insert(stayed.begin(), stayed.end());
+  // The write-back slots, and the states the dataflow (or an untouched unknown origin) ties them to.
+  std::map<int, int> anchored;  // slot -> placeholder
+  std::set<int> slot_set(homeless.begin(), homeless.end());
+  for (const auto& [placeholder, slot] : written) {
+    slot_set.insert(slot);
+    if (!on_trust.contains(slot)) anchored[slot] = placeholder;
+  }
+  std::set<std::string> fresh_metas;
+  for (int i : fresh_slots) {
+    const std::string& meta = facts_.fact(slots[i].value()).meta;
+    if (meta.empty()) return false;
+    fresh_metas.insert(meta);
+  }
+  std::set<int> anchored_states;
+  for (const auto& [slot, placeholder] : anchored) anchored_states.insert(placeholder);
+  // The written states: the anchored ones, and every state of a fresh value's shape and dtype
+  // that nothing else writes and the graph computes no update of (a state overwritten whole).
+  std::vector<const DeclaredState*> states;
+  for (const DeclaredState& state : states_) {
+    if (state.placeholder < 0 || mutation_spec_kind(state.kind).empty()) continue;
+    if (anchored_states.contains(state.placeholder)) {
+      states.push_back(&state);
+      continue;
+    }
+    if (!facts_.final_update(state.placeholder).empty() || !fresh_metas.contains(meta_of_state(state))) continue;
+    // A buffer, or another state some write-back names: a user input of the same shape that no
+    // target names is an input, not a lost write.
+    const bool named_by_target = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+      const std::optional<DeclaredState> named = is_mutation_output(s.spec) ? resolve_target(s.spec) : std::nullopt;
+      return named && named->placeholder == state.placeholder;
+    });
+    if (state.kind != StateKind::kBuffer && !named_by_target) continue;
+    states.push_back(&state);
+  }
+  if (states.size() != slot_set.size() || states.size() < 2) return false;
+  std::sort(states.begin(), states.end(),
+            [](const DeclaredState* a, const DeclaredState* b) { return a->input_spec < b->input_spec; });
+  const std::vector<int> order(slot_set.begin(), slot_set.end());  // graph-output order
+  // PyTorch 2.11 writes the mutation outputs in input-spec order: the k-th write-back value is
+  // the k-th written state's. Used only when every other source agrees: each write-back the
+  // dataflow decides sits where that order puts it, each fresh value has its state's shape and
+  // dtype, a fresh value computed from one state's old value alone is that state's, and the
+  // names that resolve to nothing follow one renaming pattern.
+  int agreements = 0;
+  std::optional<RenamePattern> forward, backward;
+  bool forward_ok = true, backward_ok = true, any_nameless = false;
+  std::vector<std::pair<int, const DeclaredState*>> placed;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const int i = order[k];
+    const DeclaredState* state = states[k];
+    if (auto a = anchored.find(i); a != anchored.end()) {
+      if (a->second != state->placeholder) return false;
+      if (facts_.fact(slots[i].value()).origin == Origin::kUpdate) ++agreements;
+      continue;
+    }
+    const ValueFact& fact = facts_.fact(slots[i].value());
+    if (fact.meta != meta_of_state(*state)) return false;
+    if (fact.overwrite_of >= 0) {
+      if (fact.overwrite_of != state->placeholder) return false;
+      ++agreements;
+    }
+    const std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    if (!named) {
+      any_nameless = true;
+      const std::string_view name = output_spec_target(slots[i].spec);
+      std::optional<RenamePattern> f = infer_rename(state->target, name), b = infer_rename(name, state->target);
+      forward_ok = forward_ok && f && (!forward || *forward == *f);
+      backward_ok = backward_ok && b && (!backward || *backward == *b);
+      if (f && !forward) forward = f;
+      if (b && !backward) backward = b;
+    }
+    if (named && named->placeholder == state->placeholder) continue;  // stays where it is
+    placed.emplace_back(i, state);
+  }
+  if (agreements == 0 || (any_nameless && !forward_ok && !backward_ok)) return false;
+  for (int i : stayed)
+    for (auto it = written.begin(); it != written.end(); ++it)
+      if (it->second == i) {
+        written.erase(it);
+        break;
+      }
+  for (int i : stayed) {
+    const std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    if (named && std::none_of(placed.begin(), placed.end(), [&](const auto& p) { return p.first == i; }))
+      written[named->placeholder] = i;
+  }
+  for (const auto& [i, state] : placed) {
+    written[state->placeholder] = i;
+    std::optional<DeclaredState> named = resolve_target(slots[i].spec);
+    EditProof proof{EditEvidence::kDataflow,
+                    fmt::format("dataflow and the layout: PyTorch writes the mutation outputs in input-spec order, "
+                                "the write-backs the dataflow decides agree with that order, and `{}` {} is a fresh "
+                                "value at the position of {}, of that shape and dtype{}",
+                                slots[i].value(), facts_.fact(slots[i].value()).meta, state_words(*state),
+                                facts_.fact(slots[i].value()).overwrite_of >= 0
+                                    ? ", computed from that state's old value alone"
+                                    : "")};
+    retargets.push_back({i, *state, std::string(output_spec_target(slots[i].spec)), named, std::move(proof)});
+  }
+  return true;
+}
+
+bool Planner::eliminate(const std::vector<int>& homeless, const std::vector<int>& stayed,
+                        std::map<int, int>& written, std::vector<Retarget>& retargets) {
   const auto& slots = draft_.outputs;
   const SharedPatterns patterns = shared_patterns(retargets);
   auto meta_of_state = [&](const DeclaredState& s) -> const std::string& {
@@ -159,6 +275,8 @@ void Planner::restore_fresh_copy_backs() {
       if (meta_of_state(*state) == fact.meta) ++candidates, only = state;
     if (candidates == 0) continue;
     if (candidates > 1 || fact.origin != Origin::kFresh || !taken.insert(only->placeholder).second) return;
+    // A full overwrite computed from another state's old value alone is no copy-back of this one.
+    if (fact.overwrite_of >= 0 && fact.overwrite_of != only->placeholder) return;
     const auto returned = std::count_if(slots.begin(), slots.end(), [&](const OutputSlot& s) {
       return s.value() == slots[i].value();
     });

@@ -64,15 +64,43 @@ void Planner::reconcile_state_names() {
   struct Entry {
     std::string key;
     const ir::TensorMeta* meta;
+    int saved_rank = -1;  // a weights entry: its place in the order of the saved files (`weight_N`)
   };
   std::vector<Entry> entries;
   std::set<std::string_view> saved, declared;
+  std::vector<std::pair<long, std::size_t>> weight_files;  // (N of `weight_N`, entry)
+  bool numbered = true;
   for (const ir::StateSource* source : {&program.weights(), &program.constants()}) {
     if (!source->present()) continue;
     for (const ir::PayloadMetaEntry& entry : source->config().config()) {
+      if (source == &program.weights()) {
+        const std::string& path = entry.value().path_name();
+        const std::size_t digits = path.find_last_not_of("0123456789") + 1;
+        if (digits >= path.size() || path.size() - digits > 9) numbered = false;
+        else weight_files.emplace_back(std::stol(path.substr(digits)), entries.size());
+      }
       entries.push_back({entry.key(), &entry.value().tensor_meta()});
       saved.insert(entry.key());
     }
+  }
+  // torch.export.save numbers the weight files in input-spec order of the parameters and
+  // persistent buffers (measured on every clean export in tests/data): the k-th file is the k-th
+  // such spec's, whatever the entries are called. Used only where it agrees with the names.
+  std::vector<int> saved_spec_rank(draft_.inputs.size(), -1);
+  {
+    int rank = 0;
+    for (std::size_t j = 0; j < draft_.inputs.size(); ++j) {
+      const ir::InputSpec& spec = draft_.inputs[j];
+      if (spec.has_parameter() || (spec.has_buffer() && spec.buffer().persistent())) saved_spec_rank[j] = rank++;
+    }
+    std::sort(weight_files.begin(), weight_files.end());
+    const bool distinct = std::adjacent_find(weight_files.begin(), weight_files.end(), [](const auto& a, const auto& b) {
+                            return a.first == b.first;
+                          }) == weight_files.end();
+    if (numbered && distinct && static_cast<int>(weight_files.size()) == rank)
+      for (std::size_t k = 0; k < weight_files.size(); ++k) entries[weight_files[k].second].saved_rank = static_cast<int>(k);
+    else
+      std::fill(saved_spec_rank.begin(), saved_spec_rank.end(), -1);
   }
   if (entries.empty()) return;
   std::vector<int> orphan_specs;
@@ -107,8 +135,10 @@ void Planner::reconcile_state_names() {
     return !last(a).empty() && (b.find(last(a)) != std::string_view::npos || a.find(last(b)) != std::string_view::npos);
   };
   auto exact = [&](int j, std::string_view b) { return placeholder_names(input_spec_arg_name(draft_.inputs[j]), b); };
+  bool by_file_order = false;  // set by narrow: the saved files' order agreed with the near name
   auto narrow = [&](int j, std::vector<const Entry*>& list, bool& by_name) {
     by_name = false;
+    by_file_order = false;
     if (list.size() <= 1) return;
     std::vector<const Entry*> named = list;
     std::erase_if(named, [&](const Entry* e) { return !exact(j, e->key); });
@@ -118,11 +148,17 @@ void Planner::reconcile_state_names() {
     }
     by_name = true;
     std::erase_if(list, [&](const Entry* e) { return !near(j, e->key); });
+    // The near name and the saved files' order agree: two sources, neither of them a guess.
+    if (list.size() == 1 && saved_spec_rank[j] >= 0 && list.front()->saved_rank == saved_spec_rank[j]) {
+      by_name = false;
+      by_file_order = true;
+    }
   };
   for (int j : orphan_specs) {
     std::vector<const Entry*> candidates = matches(j);
     bool by_name = false;
     narrow(j, candidates, by_name);
+    const bool file_order = by_file_order;
     if (candidates.size() != 1) continue;
     const Entry& entry = *candidates.front();
     // The entry must be the only candidate of this spec alone.
@@ -172,7 +208,13 @@ void Planner::reconcile_state_names() {
       SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(state_kind_name(state_kind_of(spec))), entry.key, {},
                          spec_name};
       if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
-      apply(cause, std::move(edit), by_name ? by_name_similarity(entry.key) : EditProof{});
+      apply(cause, std::move(edit), by_name      ? by_name_similarity(entry.key)
+          : file_order ? EditProof{EditEvidence::kSavedState,
+                                   fmt::format("the saved state: several entries have the spec's shape and dtype; "
+                                               "`{}` is saved in the file at the spec's place in input-spec order "
+                                               "(torch.export.save numbers the weight files so), and its name agrees",
+                                               entry.key)}
+                       : EditProof{});
     } else {
       cause.kind = "state-entry-renamed";
       cause.message = fmt::format("the saved state entry `{}` was renamed on its own: input_specs[{}]{} "
@@ -180,7 +222,13 @@ void Planner::reconcile_state_names() {
                                   targets_spec > 0 ? ", the write-back targets" : "", spec_name);
       // A rename without an output spec: the saved entry's key.
       apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key},
-          by_name ? by_name_similarity(entry.key) : EditProof{});
+          by_name      ? by_name_similarity(entry.key)
+          : file_order ? EditProof{EditEvidence::kSavedState,
+                                   fmt::format("the saved state: several entries have the spec's shape and dtype; "
+                                               "`{}` is saved in the file at the spec's place in input-spec order "
+                                               "(torch.export.save numbers the weight files so), and its name agrees",
+                                               entry.key)}
+                       : EditProof{});
     }
     add_cause(std::move(cause));
   }
@@ -206,8 +254,14 @@ void Planner::restore_written_constants() {
       const ir::OutputSpec& out = draft_.outputs[i].spec;
       if (!out.has_buffer_mutation() || out.buffer_mutation().buffer_name() != fqn) continue;
       const ValueFact& fact = facts_.fact(argument_value_name(draft_.outputs[i].output));
-      if (write_back >= 0 || fact.origin != Origin::kUpdate || fact.placeholder != def->placeholder ||
-          facts_.final_update(def->placeholder) != fact.value) {
+      // Its last update, or a full overwrite computed from its old value alone (`copy_`, an
+      // observer's `maximum(amax, ...)`), of its shape and dtype, where the graph computes no update.
+      const bool update = fact.origin == Origin::kUpdate && fact.placeholder == def->placeholder &&
+                          facts_.final_update(def->placeholder) == fact.value;
+      const bool overwrite = fact.origin == Origin::kFresh && fact.overwrite_of == def->placeholder &&
+                             !fact.meta.empty() && facts_.meta_fits_state(fact.meta, def->placeholder) &&
+                             facts_.final_update(def->placeholder).empty();
+      if (write_back >= 0 || !(update || overwrite)) {
         write_back = -2;
         break;
       }

@@ -8,11 +8,25 @@
 #include <map>
 
 #include "analysis/program_index.h"
+#include "analysis/state/name_suggestions.h"
 #include "core/rule_catalogue.h"
 #include "diagnosis/planner.h"
 #include "diagnosis/rename_pattern.h"
 
 namespace pt2lint::diagnosis {
+namespace {
+
+// Whether `placeholder` is the name torch.export gives the placeholder of a state named `fqn`
+// (`b_`/`p_`/`c_` + the FQN with `.` as `_`): the graph's own record of the state's old name.
+bool placeholder_attests(std::string_view placeholder, std::string_view fqn) {
+  for (std::string_view prefix : {"b_", "p_", "c_"})
+    if (placeholder.starts_with(prefix))
+      return sanitize_state_name(placeholder.substr(prefix.size())) == sanitize_state_name(fqn);
+  return false;
+}
+
+}  // namespace
+
 Note spec_note(std::string text, int original) {
   if (original < 0) return Note(std::move(text));
   return Note(std::move(text), Location::of_output_spec(original));
@@ -98,7 +112,11 @@ void Planner::pair_write_backs() {
     std::optional<DeclaredState> named = resolve_target(slots[i].spec);
     const std::string written_name(output_spec_target(slots[i].spec));
     unprovable.output_specs.push_back(slots[i].original);
-    if (fact.origin == Origin::kUpdate) {
+    // A value computed from a state's update but not of the state's shape and dtype (`(a + b) *
+    // steps`, broadcast) can never be that state's write-back: it is placed as a fresh value.
+    if (fact.origin == Origin::kUpdate && !facts_.meta_fits_state(fact.meta, fact.placeholder)) {
+      fresh.push_back(i);
+    } else if (fact.origin == Origin::kUpdate) {
       std::optional<DeclaredState> meant = state_of_placeholder(fact.placeholder);
       auto other = written.find(fact.placeholder);
       if (!meant || mutation_spec_kind(meant->kind).empty()) {
@@ -172,7 +190,8 @@ void Planner::pair_write_backs() {
     // read it); when that state is written back by another output too, the two write-backs
     // are exchanged, and this one belongs to the state it updates.
     if (const int source = facts_.fact(slots[i].value()).overwrite_of;
-        source >= 0 && source != named->placeholder && !written.contains(source)) {
+        source >= 0 && source != named->placeholder && !written.contains(source) &&
+        facts_.meta_fits_state(facts_.fact(slots[i].value()).meta, source)) {
       const bool source_written_back = std::any_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
         if (&s == &slots[i] || !is_mutation_output(s.spec)) return false;
         const std::optional<DeclaredState> other = resolve_target(s.spec);
@@ -205,17 +224,48 @@ void Planner::pair_write_backs() {
     if (fact.origin == Origin::kUpdate && !written.contains(fact.placeholder) &&
         facts_.final_update(fact.placeholder) == fact.value)
       ++lost_returned;
+    // A full overwrite of a buffer computed from its old value alone (`maximum(amax_w, ...)`),
+    // returned once as a user output while nothing writes that buffer back and the graph computes
+    // no update of it: restore_fresh_copy_backs makes it the buffer's write-back.
+    else if (fact.origin == Origin::kFresh && fact.overwrite_of >= 0 && !written.contains(fact.overwrite_of) &&
+             facts_.final_update(fact.overwrite_of).empty() && facts_.meta_fits_state(fact.meta, fact.overwrite_of) &&
+             !fact.meta.empty() &&
+             std::count_if(slots.begin(), slots.end(), [&](const OutputSlot& s) { return s.value() == fact.value; }) == 1 &&
+             std::none_of(slots.begin(), slots.end(), [&](const OutputSlot& s) {
+               const std::optional<DeclaredState> named = is_mutation_output(s.spec) ? resolve_target(s.spec) : std::nullopt;
+               return named && named->placeholder == fact.overwrite_of && facts_.fact(s.value()).origin != Origin::kFresh;
+             }))
+      ++lost_returned;
   }
   const std::optional<std::size_t> leaves = out_spec_leaves();
   const bool arity_says_user =
       leaves && user_output_count() + static_cast<int>(to_user.size()) - lost_returned == static_cast<int>(*leaves);
+  // A fresh value of a shape and dtype no state left without a write-back has is a user output
+  // whatever the arity says; when the out_spec's leaf count says exactly those are the user
+  // outputs, the others are write-backs, placed below.
+  std::vector<int> sure_user, maybe_written;
+  for (int i : to_user) {
+    const std::string& meta = facts_.fact(slots[i].value()).meta;
+    const bool fits_some = meta.empty() || std::any_of(states_.begin(), states_.end(), [&](const DeclaredState& st) {
+      return st.placeholder >= 0 && !mutation_spec_kind(st.kind).empty() && !written.contains(st.placeholder) &&
+             facts_.fact(index_.placeholder_names()[st.placeholder]).meta == meta;
+    });
+    (fits_some ? maybe_written : sure_user).push_back(i);
+  }
+  const bool arity_splits = !arity_says_user && leaves && !sure_user.empty() && !maybe_written.empty() &&
+                            user_output_count() + static_cast<int>(sure_user.size()) - lost_returned ==
+                                static_cast<int>(*leaves);
   if ((!to_user.empty() && !arity_says_user) || !nameless.empty()) {
     // Not user outputs: each is the write-back of a state, and when exactly one state is left
     // for each (below), that is the one.
     std::vector<int> homeless = nameless;
-    if (!arity_says_user) homeless.insert(homeless.end(), to_user.begin(), to_user.end());
+    if (!arity_says_user) {
+      const std::vector<int>& not_user = arity_splits ? maybe_written : to_user;
+      homeless.insert(homeless.end(), not_user.begin(), not_user.end());
+    }
     if (place_by_elimination(homeless, stayed, written, retargets)) {
-      if (!arity_says_user) to_user.clear();
+      if (arity_splits) to_user = sure_user;
+      else if (!arity_says_user) to_user.clear();
     } else {
       for (int i : nameless)
         unprovable.notes.push_back(facts_.describe(slots[i].value()) +
@@ -250,6 +300,7 @@ void Planner::pair_write_backs() {
   // The other way round: the state itself was renamed (its spec and saved entry agree on the
   // new name), and only the targets kept the old names, which nothing saves any more.
   bool targets_lag = one_pattern;
+  int attested = 0;  // retargets whose state's placeholder carries the old name
   for (const Retarget& r : retargets) {
     std::optional<RenamePattern> p = r.named ? std::nullopt : infer_rename(r.meant.target, r.written);
     if (!p || (pattern && !(*p == *pattern))) one_pattern = false;
@@ -258,6 +309,54 @@ void Planner::pair_write_backs() {
     if (!f || (followed && !(*f == *followed)) || !saved_state(r.meant.target) || saved_state(r.written))
       targets_lag = false;
     if (f && !followed) followed = f;
+    // The old name must be no other input's (a user input `x` is no lagging name of `amax_x`),
+    // and its placeholder still carrying the old name votes for the rename.
+    if (std::any_of(states_.begin(), states_.end(), [&](const DeclaredState& s) { return s.target == r.written; }) ||
+        std::find(index_.placeholder_names().begin(), index_.placeholder_names().end(), r.written) !=
+            index_.placeholder_names().end())
+      targets_lag = false;
+    if (r.meant.placeholder >= 0 &&
+        placeholder_attests(index_.placeholder_names()[r.meant.placeholder], r.written))
+      ++attested;
+  }
+  // One retarget alone is no consistent rename: it takes several states renamed by one pattern,
+  // or a placeholder that still carries each old name (seed 41 of fix-restores-the-seed: a
+  // single target retargeted to user input `x` is no rename of `amax_x`).
+  if (targets_lag && retargets.size() < 2 && attested < static_cast<int>(retargets.size())) targets_lag = false;
+  // fix --against ORIGINAL: the old names are ORIGINAL's, so the state goes back to them (its
+  // input specs and saved entries), and `diff ORIGINAL REPAIRED` needs no mapping.
+  const bool back_to_original =
+      targets_lag && !original_states_.empty() && std::all_of(retargets.begin(), retargets.end(), [&](const Retarget& r) {
+        return original_states_.contains(r.written) && r.meant.input_spec >= 0;
+      });
+  if (back_to_original) {
+    RootCause back{"state-renamed-back"};
+    for (const Retarget& r : retargets) {
+      back.output_specs.push_back(slots[r.slot].original);
+      back.input_specs.push_back(r.meant.input_spec);
+      back.states.push_back(r.written);
+      back.notes.push_back(fmt::format("`{}` -> `{}`", r.meant.target, r.written));
+      const EditProof proof{EditEvidence::kOriginal,
+                            fmt::format("ORIGINAL names the state `{}`, as the write-back target and the placeholder "
+                                        "still do; the input spec{} renamed it `{}`",
+                                        r.written, saved_state(r.meant.target) ? " and the saved entry" : "",
+                                        r.meant.target)};
+      const ir::InputSpec& spec = draft_.inputs[r.meant.input_spec];
+      SignatureEdit edit{EditOp::kInputKind, r.meant.input_spec, -1, std::string(state_kind_name(r.meant.kind)),
+                         r.written, {}, r.meant.target};
+      if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
+      apply(back, std::move(edit), proof);
+      if (saved_state(r.meant.target)) apply(back, {EditOp::kRename, -1, -1, {}, r.written, {}, r.meant.target}, proof);
+      // Later phases resolve targets against the declared states: the state has its old name again.
+      for (DeclaredState& state : states_)
+        if (state.input_spec == r.meant.input_spec) state.target = r.written;
+    }
+    back.message = fmt::format(
+        "the state was renamed ({}) in its input specs and saved state, but {} write-back target(s) kept "
+        "ORIGINAL's names: the state is renamed back to ORIGINAL's names", followed->describe(), retargets.size());
+    add_cause(std::move(back));
+    retargets.clear();
+    targets_lag = false;
   }
   if (targets_lag) {
     RootCause follow{"state-renamed"};

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ class Planner {
   void reconcile_state_names();
   void restore_written_constants();
   void plan_outputs();  // plan_outputs.cc
+  void set_original_states(std::set<std::string> names) { original_states_ = std::move(names); }
   // The causes, every edit labelled with what decided it (proof_of its cause's final kind,
   // unless the phase that proposed it gave its own).
   std::vector<RootCause> take();
@@ -70,6 +72,12 @@ class Planner {
   // that stayed where they are (`stayed`) must have no other candidate (plan_elimination.cc).
   bool place_by_elimination(const std::vector<int>& homeless, const std::vector<int>& stayed,
                             std::map<int, int>& written, std::vector<Retarget>& retargets);
+  bool eliminate(const std::vector<int>& homeless, const std::vector<int>& stayed, std::map<int, int>& written,
+                 std::vector<Retarget>& retargets);
+  // When elimination leaves several candidates: the order PyTorch writes mutation outputs in
+  // (input-spec order), used only where the dataflow-decided write-backs agree with it.
+  bool place_by_input_order(const std::vector<int>& homeless, const std::vector<int>& stayed,
+                            std::map<int, int>& written, std::vector<Retarget>& retargets);
   void restore_lost_write_backs();  // plan_lost_write_backs.cc
   // The arity case for fresh values: a whole-state overwrite returned as a user output, one of
   // the out_spec's surplus, goes back to the only unwritten buffer of its shape and dtype.
@@ -92,6 +100,7 @@ class Planner {
   std::map<int, int> state_by_placeholder_;  // placeholder -> index into states_
   std::vector<RootCause> causes_;
   int sequence_ = 0;
+  std::set<std::string> original_states_;  // fix --against: ORIGINAL's state names
 };
 
 }  // namespace pt2lint::diagnosis

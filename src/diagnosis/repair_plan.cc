@@ -9,11 +9,12 @@
 
 namespace pt2lint::diagnosis {
 
-std::vector<RootCause> plan_repairs(const ProgramIndex& index) {
+std::vector<RootCause> plan_repairs(const ProgramIndex& index, const std::set<std::string>* original_states) {
   if (!graph_is_sound(index)) return {};
   SignatureDraft draft;
   const bool paired = read_draft(index.exported(), draft);
   Planner planner(index, std::move(draft), paired);
+  if (original_states != nullptr) planner.set_original_states(*original_states);
   planner.plan_inputs();
   planner.plan_outputs();
   return planner.take();

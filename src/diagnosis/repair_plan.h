@@ -4,6 +4,8 @@
 // with two possible repairs is reported as ambiguous, without edits.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/root_cause.h"
@@ -18,7 +20,9 @@ namespace diagnosis {
 // Edits of all causes apply in the order given: each index refers to the signature as the
 // earlier edits left it.
 // Every edit carries its proof (SignatureEdit::proof: safe or unsafe, and what decided it).
-std::vector<RootCause> plan_repairs(const ProgramIndex& index);
+// `original_states` (fix --against ORIGINAL): ORIGINAL's state names; a state renamed
+// consistently whose targets kept ORIGINAL's names is renamed back instead of followed.
+std::vector<RootCause> plan_repairs(const ProgramIndex& index, const std::set<std::string>* original_states = nullptr);
 
 }  // namespace diagnosis
 }  // namespace pt2lint

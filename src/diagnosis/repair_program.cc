@@ -32,7 +32,7 @@ ProgramRepair repair_program(ir::Program& program, const RepairOptions& options)
                        "defined twice), so no dataflow fact about its outputs can be trusted";
       return repair;
     }
-    repair.causes = plan_repairs(index);
+    repair.causes = plan_repairs(index, options.original_states);
   }
   for (const RootCause& cause : repair.causes) {
     if (!cause.ambiguity.empty()) {

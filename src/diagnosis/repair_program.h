@@ -1,6 +1,7 @@
 // Plans and applies the repair of one program: what `pt2lint fix` does per program.
 #pragma once
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,8 @@ struct ProgramRepair {
 
 struct RepairOptions {
   bool unsafe_fixes = false;  // also apply edits decided only by name similarity
+  // fix --against ORIGINAL: ORIGINAL's state names (a consistent rename goes back to them).
+  const std::set<std::string>* original_states = nullptr;
 };
 
 // Plans the repair of `program` and, unless it is refused, applies the edits to it.

@@ -40,8 +40,14 @@ std::vector<Finding> error_findings_of(const RuleRegistry& registry, const std::
 // file with every rule, and renames it over the output (an atomic replace) only when it is
 // clean. The staging file's name is mkstemp's (support/atomic_file.h); every early return
 // removes it.
+// With --dry-run the staging file goes to the temporary folder and is never renamed: the dry
+// run refuses exactly what the real run would refuse.
 void write_checked(const RuleRegistry& registry, const FixOptions& options, bool state_renamed, FileFix& fix) {
-  Expected<AtomicFile> staged = AtomicFile::create(fix.output);
+  const std::filesystem::path target =
+      options.dry_run ? std::filesystem::temp_directory_path() /
+                            ("pt2lint-dry-run-" + std::filesystem::path(fix.input).filename().string())
+                      : std::filesystem::path(fix.output);
+  Expected<AtomicFile> staged = AtomicFile::create(target);
   if (!staged.ok()) {
     fix.error = staged.message();
     return;
@@ -57,17 +63,21 @@ void write_checked(const RuleRegistry& registry, const FixOptions& options, bool
   if (!fix.remaining.empty()) {
     fix.outcome = FixOutcome::kOutOfReach;
     fix.error = fmt::format("'{}' is out of reach: the signature repair ({} edit(s)) leaves findings it "
-                            "cannot fix, so nothing was written:",
-                            fix.input, fix.edits);
+                            "cannot fix, so nothing {}:",
+                            fix.input, fix.edits, options.dry_run ? "would be written" : "was written");
     return;
   }
   if (!options.against.empty()) {
     if (Status kept = keeps_contract(options.against, staging.string()); !kept.ok()) {
       fix.outcome = FixOutcome::kOutOfReach;
-      fix.error = fmt::format("'{}' is out of reach: the repair ({} edit(s)) checks clean, but {}; nothing was written",
-                              fix.input, fix.edits, kept.message());
+      fix.error = fmt::format("'{}' is out of reach: the repair ({} edit(s)) checks clean, but {}; nothing {}",
+                              fix.input, fix.edits, kept.message(), options.dry_run ? "would be written" : "was written");
       return;
     }
+  }
+  if (options.dry_run) {  // the staging file is removed with `staged`
+    fix.outcome = FixOutcome::kRepaired;
+    return;
   }
   if (Status committed = staged->commit(); !committed.ok()) {
     fix.error = committed.message();
@@ -112,10 +122,18 @@ std::optional<diagnosis::ProgramRepair> adopt_from_original(ir::Program& program
 // Repairs each program of `fix.loaded` in memory; false (with `fix` saying why) on a refusal.
 bool repair_loaded_programs(const FixOptions& options, const LoadedPrograms* original, FileFix& fix,
                             bool& state_renamed) {
-  const diagnosis::RepairOptions repair_options{options.unsafe_fixes};
   for (ir::Program& program : fix.loaded.programs) {
-    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
     const ir::Program* before = counterpart(original, program);
+    // --against: a state renamed consistently goes back to ORIGINAL's names (docs/fix.md).
+    std::set<std::string> original_states;
+    if (before != nullptr)
+      for (const ir::InputSpec& spec : before->program().graph_module().signature().input_specs()) {
+        if (spec.has_buffer()) original_states.insert(spec.buffer().buffer_name());
+        if (spec.has_parameter()) original_states.insert(spec.parameter().parameter_name());
+      }
+    diagnosis::RepairOptions repair_options{options.unsafe_fixes};
+    if (!original_states.empty()) repair_options.original_states = &original_states;
+    diagnosis::ProgramRepair repair = diagnosis::repair_program(program, repair_options);
     if (before != nullptr && !repair.needs_unsafe && (!repair.refusal.empty() || repair.edits.empty()) &&
         !same_outputs(program, *before)) {
       std::string why;
@@ -179,10 +197,6 @@ FileFix fix_file(const RuleRegistry& registry, const FixOptions& options, const 
     for (const std::string& rule : rules) list += (list.empty() ? "" : ", ") + rule;
     fix.error = fmt::format("'{}' is out of reach: no signature repair can be proven for its findings ({})",
                             input, list);
-    return fix;
-  }
-  if (options.dry_run) {
-    fix.outcome = FixOutcome::kRepaired;
     return fix;
   }
   fix.outcome = FixOutcome::kFailed;

@@ -52,3 +52,14 @@ add_test(NAME fix_repairs
                  $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_repairs
                  --models encdec_cache,conv_bn_train --expect-min-repaired 38)
 set_tests_properties(fix_repairs PROPERTIES TIMEOUT 300 LABELS whole-corpus)
+
+# fix --dry-run refuses what a real run refuses: a repair whose staging file still has findings
+# (a corpus program that also writes tensor constants) and one that breaks ORIGINAL's contract
+# under --against are refused by the dry run too (issue 23).
+add_test(NAME fix_dry_run_matches_real
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/fix/fix_dry_run.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_dry_run
+                 ${PT2LINT_CORPUS_DIR}/corrupt/hf_gemma_2l__input_spec_dropped.pt2
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama__dropped_write_back.pt2
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama__pairing_by_position.pt2)
+set_tests_properties(fix_dry_run_matches_real PROPERTIES TIMEOUT 120)

@@ -20,6 +20,9 @@ add_test(NAME properties/pipeline
   COMMAND pt2lint_property_test --seed 14 --mutations ${_property_mutations} --max-ms ${_property_max_ms}
           ${_property_seeds})
 set_tests_properties(properties/pipeline PROPERTIES COST 200 LABELS properties TIMEOUT 600)
+# Seed 41's violation (a single retarget to user input `x` labelled `state-renamed`, issue 23) is
+# a unit test (Repairs*: seed 41's retarget), not a second 3,000-mutant run: under the sanitizers
+# that run costs as much as this one. Seeds 2, 4, 5, 7, 8, 21, 33, 40 and 41 give 0 violations.
 
 # `pt2lint reduce` end to end on a real program with a finding (a transformers seed bug).
 add_test(NAME properties/reduce

@@ -82,16 +82,60 @@ TEST(RepairsElimination, ASwappedFreshWindowGoesToTheOnlyStateLeft) {
   EXPECT_TRUE(by_elimination);
 }
 
-// Two fresh cross-attention caches of one shape: once one must move, the one that stayed on
-// trust could be either state's, so nothing is decided.
-TEST(RepairsElimination, TwoFreshValuesOfOneShapeAreNotGuessed) {
+// Two fresh cross-attention caches of one shape, every target rotated: elimination alone leaves
+// both states to each, but PyTorch writes the mutation outputs in input-spec order, and the two
+// write-backs the dataflow decides (the self-attention caches) sit where that order puts them:
+// the order decides the fresh ones (a relabel of specs; no value moves).
+TEST(RepairsElimination, TwoFreshValuesOfOneShapeArePlacedByInputOrder) {
   const ir::Program clean = clean_program("encdec_cache");
   ir::Program broken = clean;
   ASSERT_EQ(rotate_write_back_targets(clean, broken), 4u);
   const ProgramRepair repair = repair_program(broken);
+  ASSERT_TRUE(repair.refusal.empty()) << repair.refusal;
+  EXPECT_TRUE(same_signature(broken, clean));
+  bool by_order = false;
+  for (const SignatureEdit& edit : repair.edits) {
+    EXPECT_TRUE(edit.proof.safe());
+    by_order |= edit.proof.reason.find("input-spec order") != std::string::npos;
+  }
+  EXPECT_TRUE(by_order);
+}
+
+// The same, after a pass moved two write-back values (spec and value together) out of input-spec
+// order: the dataflow-decided write-backs no longer agree with the order, so it decides nothing.
+TEST(RepairsElimination, InputOrderIsNotUsedWhenTheDataflowDisagrees) {
+  const ir::Program clean = clean_program("encdec_cache");
+  ir::Program moved = clean;
+  const int self_k = spec_writing(clean, "self_k"), self_v = spec_writing(clean, "self_v");
+  ASSERT_GE(self_k, 0);
+  ASSERT_GE(self_v, 0);
+  signature(moved).mutable_output_specs()->SwapElements(self_k, self_v);
+  moved.mutable_program()->mutable_graph_module()->mutable_graph()->mutable_outputs()->SwapElements(self_k, self_v);
+  ir::Program broken = moved;
+  ASSERT_EQ(rotate_write_back_targets(moved, broken), 4u);
+  const ProgramRepair repair = repair_program(broken);
   EXPECT_FALSE(repair.refusal.empty());
   EXPECT_TRUE(repair.edits.empty());
   EXPECT_NE(repair.refusal.find("fresh value"), std::string::npos) << repair.refusal;  // the reason, not "see the notes"
+}
+
+// fix-restores-the-seed at seed 41: one write-back retargeted to user input `x` is no rename of
+// the state `amax_x` ("prefix amax_ added"): the one name is another input's, and one target is
+// no consistent rename. It is a wrong target, retargeted back by the dataflow, no mapping recorded.
+TEST(RepairsElimination, OneTargetRetargetedToAUserInputIsNoStateRename) {
+  const fs::path path = fs::path(PT2LINT_TESTS_DIR) / "data" / "device" / "soundness" / "fp8_observers.aten.pt2";
+  LoadedPrograms loaded = load_programs(path.string());
+  ASSERT_TRUE(loaded.usable());
+  const ir::Program clean = loaded.programs.front();
+  ir::Program broken = clean;
+  const int amax_x = spec_writing(clean, "amax_x");
+  ASSERT_GE(amax_x, 0);
+  set_target(broken, amax_x, "x");
+  const ProgramRepair repair = repair_program(broken);
+  ASSERT_TRUE(repair.refusal.empty()) << repair.refusal;
+  EXPECT_TRUE(repair.followed_renames.empty());
+  for (const RootCause& cause : repair.causes) EXPECT_NE(cause.kind, "state-renamed");
+  EXPECT_TRUE(same_signature(broken, clean));
 }
 
 // A lowering dropped the write-back of a state overwritten whole (`cross_k.copy_(...)`): the
