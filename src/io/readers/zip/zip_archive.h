@@ -99,6 +99,9 @@ class ZipArchive {
   void read_local_header_offsets();
   // Marks each later copy of a name (exact, or equal under ASCII case folding) unsafe.
   void mark_duplicates();
+  // The members of a central directory minizip reads without fail, from its bytes (see the
+  // definition); false, with no member added, when minizip must list it.
+  bool list_clean_directory(std::uint64_t entries);
   // Where the member's stored bytes start, from its local header.
   Expected<std::uint64_t> data_offset(const Member& member) const;
   static Expected<std::unique_ptr<ZipArchive>> finish_open(std::unique_ptr<Handle> handle,
