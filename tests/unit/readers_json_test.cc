@@ -260,6 +260,90 @@ TEST(ReadersJson, EscapedMapKeysReadAsTheirText) {
   EXPECT_EQ(graph.tensor_values(2).key(), "y");
 }
 
+// One node whose metadata maps stack_trace to `stack` and torch_fn to `fn` (JSON text, quotes
+// included).
+std::string node_with_metadata(const std::string& stack, const std::string& fn) {
+  return R"({"target": "torch.ops.aten.add.Tensor", "inputs": [], "outputs": [], )"
+         R"("metadata": {"stack_trace": )" + stack + R"(, "torch_fn": )" + fn + "}}";
+}
+
+const std::string& stack_of(const Loaded& r, int node) {
+  return r.file.programs[0].program().graph_module().graph().nodes(node).metadata(0).value();
+}
+
+// String values with escapes are unescaped into the walker's own buffer (json_walker.h,
+// unescape_string), reused from one string to the next: a short string after a long one, every
+// kind of escape, a surrogate pair.
+TEST(ReadersJson, EscapedStringValuesReadAsTheirText) {
+  std::string long_escaped = "\"";
+  std::string long_text;
+  for (int i = 0; i < 2000; ++i) {
+    long_escaped += "line \\\"" + std::to_string(i) + "\\\"\\n";
+    long_text += "line \"" + std::to_string(i) + "\"\n";
+  }
+  long_escaped += "\"";
+  const std::string nodes = "[" + node_with_metadata(long_escaped, R"("plain")") + ", " +
+                            node_with_metadata(R"("a\\b\/c\td\u00e9\ud83d\ude00")", R"("f\n")") +
+                            ", " + node_with_metadata(R"("x\ny")", R"("")") + "]";
+  std::string json = program_json();
+  json.replace(json.find(R"("nodes": [])"), 11, "\"nodes\": " + nodes);
+  const Loaded r = load_memory(json, "p.json");
+  ASSERT_EQ(r.outcome, LoadOutcome::kLoaded) << r.dump();
+  EXPECT_TRUE(r.findings.empty()) << r.dump();
+  EXPECT_EQ(stack_of(r, 0), long_text);
+  EXPECT_EQ(stack_of(r, 1), "a\\b/c\td\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(stack_of(r, 2), "x\ny");
+  const auto& graph = r.file.programs[0].program().graph_module().graph();
+  EXPECT_EQ(graph.nodes(0).metadata(1).value(), "plain");
+  EXPECT_EQ(graph.nodes(1).metadata(1).value(), "f\n");
+}
+
+// A bad escape is the finding it always was (the same simdjson routine unescapes), and the
+// walk goes on with the next value.
+TEST(ReadersJson, BadEscapeInAStringIsAFindingAtItsPath) {
+  std::string json = program_json();
+  json.replace(json.find(R"("nodes": [])"), 11,
+               "\"nodes\": [" + node_with_metadata(R"("bad \q escape")", R"("ok\n")") + "]");
+  const Loaded r = load_memory(json, "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_EQ(r.first("malformed-program")->location.json_path,
+            "graph_module.graph.nodes[0].metadata[\"stack_trace\"]");
+  EXPECT_EQ(r.first("malformed-program")->message,
+            "expected a string, got string \"bad \\q escape\"");
+  EXPECT_EQ(r.file.programs[0].program().graph_module().graph().nodes(0).metadata(1).value(),
+            "ok\n");
+}
+
+// A document of several MB is given back behind the walk every 1 MB (json_input_release.h):
+// every value still reads as its text, and a finding near the end names its path, though the
+// pages of the keys above it are long gone.
+TEST(ReadersJson, DocumentOfSeveralMegabytesReadsWhileGivenBack) {
+  std::string nodes = "[";
+  for (int i = 0; i < 12000; ++i) {
+    if (i > 0) nodes += ", ";
+    const std::string n = std::to_string(i);
+    nodes += node_with_metadata("\"File \\\"m.py\\\", line " + n + "\\n    x = f(x)" +
+                                    std::string(200, 'p') + "\"",
+                                i == 11990 ? "7" : "\"fn_" + n + "\"");
+  }
+  nodes += "]";
+  std::string json = program_json();
+  json.replace(json.find(R"("nodes": [])"), 11, "\"nodes\": " + nodes);
+  ASSERT_GT(json.size(), std::size_t{3} << 20);
+  const Loaded r = load_memory(json, "p.json");
+  ASSERT_EQ(r.count("malformed-program"), 1u) << r.dump();
+  EXPECT_EQ(r.first("malformed-program")->location.json_path,
+            "graph_module.graph.nodes[11990].metadata[\"torch_fn\"]");
+  const auto& graph = r.file.programs[0].program().graph_module().graph();
+  ASSERT_EQ(graph.nodes_size(), 12000);
+  for (int i : {0, 5000, 11999}) {
+    const std::string n = std::to_string(i);
+    EXPECT_EQ(stack_of(r, i),
+              "File \"m.py\", line " + n + "\n    x = f(x)" + std::string(200, 'p'));
+    EXPECT_EQ(graph.nodes(i).metadata(1).value(), "fn_" + n);
+  }
+}
+
 TEST(ReadersJson, FindingsAreCappedWithASummary) {
   std::string sizes;
   for (int i = 0; i < 500; ++i) sizes += std::string(i ? "," : "") + R"({"as_int": 0.5})";

@@ -78,7 +78,7 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
   json_reader::InputRelease release(json.data() + skip, json.size() - skip,
                                     stage1 ? stage1->structural_indexes.get() : nullptr,
                                     stage1 ? stage1->n_structural_indexes : 0, discard);
-  Walker walker(doc, json, impl_->options, source, reporter, &release);
+  Walker walker(doc, impl_->parser, json, impl_->options, source, reporter, &release);
   if (error) {
     walker.structural(error);
     return false;

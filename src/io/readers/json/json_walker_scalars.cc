@@ -86,6 +86,18 @@ inline bool Walker::read_double(od::value& v, double& out) {
   return false;
 }
 
+simdjson::simdjson_result<std::string_view> Walker::unescape_string(od::value& v,
+                                                                    std::size_t token_size) {
+  od::raw_json_string raw;
+  if (auto e = v.get_raw_json_string().get(raw)) return e;
+  // Escapes only shrink a string, so its token bounds the text; unescape() may write up to
+  // SIMDJSON_PADDING bytes past it.
+  const std::size_t needed = token_size + simdjson::SIMDJSON_PADDING;
+  if (unescaped_.size() < needed) unescaped_.resize(needed);
+  std::uint8_t* dst = unescaped_.data();
+  return parser_.unescape(raw, dst);
+}
+
 void Walker::read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add) {
   const pb::FieldDescriptor* fd = f.fd;
   const pb::Reflection* r = f.owner_reflection;
@@ -106,7 +118,7 @@ void Walker::read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool 
         problem(fmt::format("string value of about {} bytes is longer than the limit of {} "
                             "bytes",
                             token_size, options_.max_string_bytes));
-      } else if (auto e = v.get_string().get(s)) {
+      } else if (auto e = unescape_string(v, token_size).get(s)) {
         if (check(e) && !fatal_) mismatch(v, "a string");
       } else {
         put_string(m, f, add, s);
