@@ -73,11 +73,16 @@ void ProgramFacts::find_final_updates() {
       if (!output.has_as_tensor()) continue;
       std::string_view value = output.as_tensor().name();
       const dataflow::Trace& trace = flow_.tracer().update_origin(value);
-      if (trace.updated && trace.update_node == n && trace.placeholder >= 0 &&
-          // a value of another shape or dtype than the state (`(a + b) * steps`, broadcast) can
-          // never be its write-back, so it is not the update that must be written back
-          meta_fits_state(fact(value).meta, trace.placeholder))
+      if (!trace.updated || trace.update_node != n || trace.placeholder < 0) continue;
+      // A value of another shape or dtype than the state (`(a + b) * steps`, broadcast) can
+      // never be its write-back, so it is not the update that must be written back. But when it
+      // is the new value of a view of the state, the state's whole value changed with it: an
+      // earlier update of the whole state is no longer its last, and until something writes the
+      // view back (a *_scatter, a view back) the graph names no value the dataflow knows is it.
+      if (meta_fits_state(fact(value).meta, trace.placeholder))
         final_updates_[trace.placeholder] = value;
+      else if (flow_.tracer().updates_a_view(value))
+        final_updates_[trace.placeholder] = {};
     }
   }
 }

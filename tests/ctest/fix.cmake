@@ -63,3 +63,11 @@ add_test(NAME fix_dry_run_matches_real
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama__dropped_write_back.pt2
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/device/seedbugs/hf_llama__pairing_by_position.pt2)
 set_tests_properties(fix_dry_run_matches_real PROPERTIES TIMEOUT 120)
+
+# Issue 23's unseen programs, approximated: make_repairs.py's passes over 15 real PyTorch 2.11
+# exports the repairs were not developed against (tests/data/device/repairs/held_out.py). Any
+# written file that is not byte for byte its clean source fails it; so does repairing fewer.
+add_test(NAME fix_held_out
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/device/repairs/held_out.py
+                 $<TARGET_FILE:pt2lint> ${CMAKE_CURRENT_BINARY_DIR}/fix_held_out --expect-min-repaired 272)
+set_tests_properties(fix_held_out PROPERTIES TIMEOUT 300 LABELS real-programs)

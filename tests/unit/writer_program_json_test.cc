@@ -76,6 +76,23 @@ TEST(WriterProgramJson, CorpusProgramsRoundTripByteForByte) {
   EXPECT_GE(checked, 17);
 }
 
+// PyTorch 2.11 writes `"forward_arg_names": null` for a method without arguments (`reset` of a
+// multi-method package) and a list otherwise; a program written back keeps which (it was once
+// written as `[]`, so `fix` on one method changed the untouched `reset`).
+TEST(WriterProgramJson, NullForwardArgNamesStayNull) {
+  const auto path = std::filesystem::path(PT2LINT_TESTS_DIR) / "data" / "device" / "zoo" / "multi_prefill_decode_reset.aten.pt2";
+  int checked = 0;
+  for (const ir::Program& program : load_clean(path)) {
+    std::string original;
+    ASSERT_TRUE(read_archive_member(path, program.json_path(), original)) << program.name();
+    EXPECT_TRUE(to_pytorch_json(program.program()) == original) << program.name() << " differs from PyTorch's bytes";
+    const bool without_arguments = original.find(R"("forward_arg_names": null)") != std::string::npos;
+    EXPECT_EQ(without_arguments, program.name() == "reset") << program.name();
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3);
+}
+
 TEST(WriterProgramJson, PayloadConfigIsWrittenAsPyTorchWritesIt) {
   if (!have_corpus()) GTEST_SKIP() << "corpus not found at " << corpus();
   const auto path = corpus() / "base" / "counter.pt2";

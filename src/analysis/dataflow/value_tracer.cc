@@ -262,6 +262,21 @@ const Trace& ValueTracer::resolve(std::string_view value, bool follow_updates) {
   return memo.at(value);
 }
 
+bool ValueTracer::updates_a_view(std::string_view value) {
+  const std::vector<TraceStep> steps = chain(value, true);
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i)
+    switch (steps[i].kind) {
+      case StepKind::kInPlace:
+      case StepKind::kFunctionalOut:
+      case StepKind::kWriteForm:
+      case StepKind::kFunctionalTwin:
+        return steps[i + 1].kind == StepKind::kView;
+      default:
+        break;
+    }
+  return false;
+}
+
 std::vector<TraceStep> ValueTracer::chain(std::string_view value, bool follow_updates) {
   std::vector<TraceStep> steps;
   const std::size_t limit = static_cast<std::size_t>(index_.graph().nodes_size()) + 2;

@@ -77,6 +77,11 @@ class ValueTracer {
 
   // The steps from `value` to where its update-origin (or alias-root) chain ends, for notes.
   std::vector<TraceStep> chain(std::string_view value, bool follow_updates);
+  // Whether the update nearest to `value` wrote a view of its state rather than the state
+  // itself (`buf[0].add_(x)`, functionalized: an add of a select of `buf`). `value` is then
+  // the view's new value, not the state's: the state's whole new value is what writes it back
+  // (a *_scatter, a view back to the state's shape, or ops the dataflow cannot follow).
+  bool updates_a_view(std::string_view value);
 
  private:
   const Trace& resolve(std::string_view value, bool follow_updates);

@@ -7,6 +7,7 @@
 
 #include "analysis/dataflow/effective_mutations.h"
 #include "analysis/dataflow/program_dataflow.h"
+#include "analysis/dataflow/tensor_meta_text.h"
 #include "analysis/program_index.h"
 #include "core/rule.h"
 #include "core/rule_catalogue.h"
@@ -79,6 +80,22 @@ class BufferWriteHasWriteBack final : public Rule {
         "state silently stops changing. A lowering pass that drops an orphaned copy_ leaves "
         "exactly this",
         flow.describe_state(placeholder)));
+    // The last update wrote a view of the state (`buf[0].add_(x)`): its value is the view's,
+    // of another shape, and the graph names the state's whole new value only if something
+    // wrote the view back, which the dataflow did not see. Writing back the view's value
+    // would be a wrong fix (PyTorch refuses the shape, or a backend copies a slice over it).
+    const ir::TensorMeta* state_meta = index.tensor_meta(index.placeholder_names()[placeholder]);
+    const ir::TensorMeta* value_meta = index.tensor_meta(update.last_value);
+    if (state_meta != nullptr && value_meta != nullptr &&
+        dataflow::meta_text(*state_meta) != dataflow::meta_text(*value_meta) &&
+        flow.tracer().updates_a_view(update.last_value)) {
+      finding.fix(fmt::format("`{}` {} is the new value of a view of {} {}, not of the whole state: write "
+                              "back, as its {} output, the state's whole new value (the view written back "
+                              "into it, e.g. by a slice_scatter or select_scatter of `{}`)",
+                              update.last_value, dataflow::meta_text(*value_meta), flow.describe_state(placeholder),
+                              dataflow::meta_text(*state_meta), spec_kind, update.last_value));
+      return;
+    }
     std::string field = state.kind == StateKind::kBuffer ? "buffer_name" : "user_input_name";
     finding.fix(fmt::format("add `{}` to the graph outputs before the user outputs, with the output "
                             "spec {}",

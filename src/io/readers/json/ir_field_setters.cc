@@ -222,7 +222,7 @@ const std::vector<Entry>& entries() {
       MR(ModuleCallSignature, outputs),
       S(ModuleCallSignature, in_spec),
       S(ModuleCallSignature, out_spec),
-      SR(ModuleCallSignature, forward_arg_names),
+      M(ModuleCallSignature, forward_arg_names),
       S(ModuleCallEntry, fqn),
       M(ModuleCallEntry, signature),
       S(PayloadMeta, path_name),
