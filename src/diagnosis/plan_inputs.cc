@@ -198,6 +198,15 @@ void Planner::reconcile_state_names() {
       add_cause(std::move(cause));
       continue;
     }
+    // Whichever side is renamed back, the same evidence decided it.
+    EditProof proof = by_name      ? by_name_similarity(entry.key)
+                      : file_order ? EditProof{EditEvidence::kSavedState,
+                                               fmt::format("the saved state: several entries have the spec's shape "
+                                                           "and dtype; `{}` is saved in the file at the spec's place "
+                                                           "in input-spec order (torch.export.save numbers the weight "
+                                                           "files so), and its name agrees",
+                                                           entry.key)}
+                                   : EditProof{};
     if (for_entry > for_spec) {
       cause.kind = "spec-renamed";
       cause.message = fmt::format("input_specs[{}] was renamed to `{}` on its own: the saved state{} "
@@ -208,27 +217,14 @@ void Planner::reconcile_state_names() {
       SignatureEdit edit{EditOp::kInputKind, j, -1, std::string(state_kind_name(state_kind_of(spec))), entry.key, {},
                          spec_name};
       if (spec.has_buffer()) edit.persistent = spec.buffer().persistent();
-      apply(cause, std::move(edit), by_name      ? by_name_similarity(entry.key)
-          : file_order ? EditProof{EditEvidence::kSavedState,
-                                   fmt::format("the saved state: several entries have the spec's shape and dtype; "
-                                               "`{}` is saved in the file at the spec's place in input-spec order "
-                                               "(torch.export.save numbers the weight files so), and its name agrees",
-                                               entry.key)}
-                       : EditProof{});
+      apply(cause, std::move(edit), std::move(proof));
     } else {
       cause.kind = "state-entry-renamed";
       cause.message = fmt::format("the saved state entry `{}` was renamed on its own: input_specs[{}]{} "
                                   "name the state `{}`", entry.key, j,
                                   targets_spec > 0 ? ", the write-back targets" : "", spec_name);
       // A rename without an output spec: the saved entry's key.
-      apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key},
-          by_name      ? by_name_similarity(entry.key)
-          : file_order ? EditProof{EditEvidence::kSavedState,
-                                   fmt::format("the saved state: several entries have the spec's shape and dtype; "
-                                               "`{}` is saved in the file at the spec's place in input-spec order "
-                                               "(torch.export.save numbers the weight files so), and its name agrees",
-                                               entry.key)}
-                       : EditProof{});
+      apply(cause, {EditOp::kRename, -1, -1, {}, spec_name, {}, entry.key}, std::move(proof));
     }
     add_cause(std::move(cause));
   }

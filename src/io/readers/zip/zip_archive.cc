@@ -24,6 +24,27 @@ bool host_has_unix_mode(unsigned host) {
   return host == 2 || host == 3 || host == 5 || host == 16 || host == 30;
 }
 
+// minizip's unz_file_info64 of the central-directory record at `header` (its 46 fixed bytes),
+// as unzGetCurrentFileInfo64 fills it; tmu_date is not set.
+unz_file_info64 minizip_info_of(const unsigned char* header) {
+  unz_file_info64 info{};
+  info.version = le16(header + 4);
+  info.version_needed = le16(header + 6);
+  info.flag = le16(header + 8);
+  info.compression_method = le16(header + 10);
+  info.dosDate = le32(header + 12);
+  info.crc = le32(header + 16);
+  info.compressed_size = le32(header + 20);
+  info.uncompressed_size = le32(header + 24);
+  info.size_filename = le16(header + 28);
+  info.size_file_extra = le16(header + 30);
+  info.size_file_comment = le16(header + 32);
+  info.disk_num_start = le16(header + 34);
+  info.internal_fa = le16(header + 36);
+  info.external_fa = le32(header + 38);
+  return info;
+}
+
 // What unzGetCurrentFileInfo64 (with a name buffer of 0xFFFF bytes and no extra field or
 // comment buffers) returns for the record unzGoToFirstFile or unzGoToNextFile has just read,
 // parsed from the same bytes: false when the caller must ask minizip instead. minizip reads
@@ -49,21 +70,7 @@ bool current_record_info(ArchiveBytes& bytes, unz_file_info64& info, std::string
   }
   const std::uint16_t name_length = le16(header + 28);
   if (bytes.size() - at - kHeader < name_length) return false;
-  info = unz_file_info64{};
-  info.version = le16(header + 4);
-  info.version_needed = le16(header + 6);
-  info.flag = le16(header + 8);
-  info.compression_method = le16(header + 10);
-  info.dosDate = le32(header + 12);
-  info.crc = le32(header + 16);
-  info.compressed_size = le32(header + 20);
-  info.uncompressed_size = le32(header + 24);
-  info.size_filename = name_length;
-  info.size_file_extra = le16(header + 30);
-  info.size_file_comment = le16(header + 32);
-  info.disk_num_start = le16(header + 34);
-  info.internal_fa = le16(header + 36);
-  info.external_fa = le32(header + 38);
+  info = minizip_info_of(header);
   if (info.compressed_size == kSaturated || info.uncompressed_size == kSaturated) return false;
   if (buffer.size() < name_length) buffer.resize(name_length);
   if (bytes.read_at(at + kHeader, buffer.data(), name_length) != name_length) return false;
@@ -260,21 +267,7 @@ bool ZipArchive::list_clean_directory(std::uint64_t entries) {
     const std::uint16_t comment_length = le16(header + 32);
     const std::uint64_t record = kHeader + name_length + extra_length + comment_length;
     if (length - at < record) break;
-    unz_file_info64 info{};
-    info.version = le16(header + 4);
-    info.version_needed = le16(header + 6);
-    info.flag = le16(header + 8);
-    info.compression_method = le16(header + 10);
-    info.dosDate = le32(header + 12);
-    info.crc = le32(header + 16);
-    info.compressed_size = le32(header + 20);
-    info.uncompressed_size = le32(header + 24);
-    info.size_filename = name_length;
-    info.size_file_extra = extra_length;
-    info.size_file_comment = comment_length;
-    info.disk_num_start = le16(header + 34);
-    info.internal_fa = le16(header + 36);
-    info.external_fa = le32(header + 38);
+    const unz_file_info64 info = minizip_info_of(header);
     if (info.compressed_size == kSaturated || info.uncompressed_size == kSaturated) break;
     const unsigned char* extra = header + kHeader + name_length;
     std::uint32_t used = 0;
