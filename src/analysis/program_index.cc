@@ -2,6 +2,7 @@
 
 #include "analysis/state/cache_ranges.h"
 #include "analysis/state/state_storage.h"
+#include "core/ir/node_metadata.h"
 
 #include <algorithm>
 #include <string>
@@ -260,10 +261,7 @@ std::string_view ProgramIndex::node_name(int node) const {
 }
 
 std::string_view ProgramIndex::node_metadata(int node, std::string_view key) const {
-  for (const ir::StringEntry& entry : graph().nodes(node).metadata()) {
-    if (entry.key() == key) return entry.value();
-  }
-  return "";
+  return ir::node_metadata_value(program_, graph().nodes(node), key);
 }
 
 const StateStorage& ProgramIndex::storage() const {

@@ -187,6 +187,7 @@ FileResult Engine::check_file(const std::filesystem::path& path, const LoadOptio
   ArenaLoadedFile loaded;
   LoadOptions filtered_options = options;
   filtered_options.rule_filter = &filter_;
+  filtered_options.intern_node_metadata = true;  // the arena IR is only read
   result.outcome = load_file(path, filtered_options, loaded, load_watch);
   if (result.outcome == LoadOutcome::kUnreadable) {
     result.error = loaded.error;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/ir/node_metadata.h"
 #include "readers_test_support.h"
 
 namespace pt2lint {
@@ -385,3 +386,65 @@ TEST(ReadersJson, UnreadablePathIsAnError) {
 
 }  // namespace
 }  // namespace pt2lint
+
+// `check` loads node metadata interned (LoadOptions::intern_node_metadata, core/ir/
+// node_metadata.h): every value, escaped or not, a value that is no string, a duplicate key and
+// an absent key read as the key/value form reads them, with the same findings at the same paths;
+// the internal field is no JSON key.
+TEST(ReadersJson, InternedNodeMetadataReadsAsTheKeyValueForm) {
+  const std::string shared_stack = R"("File \"m.py\", line 3\n    x = y")";
+  const std::string nodes =
+      "[" + node_with_metadata(shared_stack, R"("add_1")") + ", " +
+      node_with_metadata(shared_stack, R"("add_1")") + ", " +
+      node_with_metadata(R"("other")", "7") + ", " +
+      R"({"target": "torch.ops.aten.add.Tensor", "inputs": [], "outputs": [], )"
+      R"("metadata": {"torch_fn": "a", "torch_fn": "b"}, "interned_metadata": [0, 1]}])";
+  std::string json = program_json();
+  json.replace(json.find(R"("nodes": [])"), 11, "\"nodes\": " + nodes);
+  LoadOptions interning;
+  interning.intern_node_metadata = true;
+  const Loaded plain = load_memory(json, "p.json");
+  const Loaded interned = load_memory(json, "p.json", interning);
+  ASSERT_EQ(plain.outcome, LoadOutcome::kLoaded) << plain.dump();
+  ASSERT_EQ(interned.outcome, LoadOutcome::kLoaded) << interned.dump();
+  EXPECT_EQ(plain.dump(), interned.dump());
+  EXPECT_NE(plain.dump().find("interned_metadata"), std::string::npos) << plain.dump();
+  EXPECT_NE(plain.dump().find("torch_fn"), std::string::npos) << plain.dump();
+
+  const ir::Program& a = plain.file.programs[0];
+  const ir::Program& b = interned.file.programs[0];
+  EXPECT_TRUE(a.node_metadata_strings().empty());
+  // Two nodes share one stack trace: one copy of it.
+  EXPECT_EQ(b.node_metadata_strings_size(), 7) << b.DebugString();
+  const auto& a_nodes = a.program().graph_module().graph().nodes();
+  const auto& b_nodes = b.program().graph_module().graph().nodes();
+  ASSERT_EQ(a_nodes.size(), 4);
+  ASSERT_EQ(b_nodes.size(), 4);
+  for (int n = 0; n < 4; ++n) {
+    EXPECT_TRUE(b_nodes[n].metadata().empty());
+    EXPECT_TRUE(a_nodes[n].interned_metadata().empty());
+    for (const char* key : {"stack_trace", "torch_fn", "nn_module_stack"}) {
+      EXPECT_EQ(ir::node_metadata_value(a, a_nodes[n], key),
+                ir::node_metadata_value(b, b_nodes[n], key))
+          << "node " << n << " key " << key;
+    }
+  }
+  EXPECT_EQ(ir::node_metadata_value(b, b_nodes[0], "stack_trace"),
+            "File \"m.py\", line 3\n    x = y");
+  EXPECT_EQ(ir::node_metadata_value(b, b_nodes[3], "torch_fn"), "a");  // the first one stays
+  EXPECT_EQ(ir::node_metadata_value(b, b_nodes[2], "torch_fn"), "");  // 7 is no string
+}
+
+// An interned pair naming no string (a hand-written textproto) is skipped, never read past.
+TEST(ReadersJson, InternedMetadataOutOfRangeIsSkipped) {
+  ir::Program program;
+  program.add_node_metadata_strings("stack_trace");
+  program.add_node_metadata_strings("here");
+  ir::Node node;
+  for (std::uint32_t id : {0u, 9u, 0u, 1u, 1u}) node.add_interned_metadata(id);
+  EXPECT_EQ(ir::node_metadata_value(program, node, "stack_trace"), "here");
+  EXPECT_EQ(ir::node_metadata_value(program, node, "here"), "");
+  ir::Node odd;
+  odd.add_interned_metadata(0);
+  EXPECT_EQ(ir::node_metadata_value(program, odd, "stack_trace"), "");
+}

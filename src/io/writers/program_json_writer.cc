@@ -6,6 +6,7 @@
 #include <google/protobuf/reflection.h>
 
 #include "io/writers/python_json_text.h"
+#include "program.pb.h"
 
 namespace pt2lint {
 namespace {
@@ -25,9 +26,10 @@ bool is_key_value_entry(const pb::Descriptor* d) {
   return d->field_count() == 2 && d->field(0)->name() == "key" && d->field(1)->name() == "value";
 }
 
-// Fields the IR keeps for older schemas that PyTorch 2.11 no longer writes.
-bool is_legacy_only(const pb::FieldDescriptor* fd) {
-  return fd->full_name() == "pt2lint.ir.ExportedProgram.dialect";
+// Fields the IR keeps for older schemas that PyTorch 2.11 no longer writes, and pt2lint's own.
+bool is_not_written(const pb::FieldDescriptor* fd) {
+  return fd->full_name() == "pt2lint.ir.ExportedProgram.dialect" ||
+         fd->options().GetExtension(ir::internal);
 }
 
 class Writer {
@@ -52,7 +54,7 @@ class Writer {
     bool first = true;
     for (int i = 0; i < d->field_count(); ++i) {
       const pb::FieldDescriptor* fd = d->field(i);
-      if (is_legacy_only(fd)) continue;
+      if (is_not_written(fd)) continue;
       if (!first) out_ += ", ";
       first = false;
       append_json_string(out_, fd->name());

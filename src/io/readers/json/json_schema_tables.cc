@@ -58,10 +58,12 @@ MessageTable& SchemaTables::build(const pb::Descriptor* d) {
   t.fields.reserve(static_cast<std::size_t>(d->field_count()));
   for (int i = 0; i < d->field_count(); ++i) {
     const pb::FieldDescriptor* fd = d->field(i);
+    // pt2lint's own fields are no JSON key: a document naming one gets unknown-key findings.
+    if (fd->options().GetExtension(ir::internal)) continue;
     FieldEntry e;
     e.name = fd->name();
     e.fd = fd;
-    e.index = i;
+    e.index = static_cast<int>(t.fields.size());
     e.owner_reflection = t.reflection;
     e.required = fd->options().GetExtension(ir::required);
     e.in_oneof = fd->real_containing_oneof() != nullptr;
@@ -69,8 +71,9 @@ MessageTable& SchemaTables::build(const pb::Descriptor* d) {
     e.cpp_type = fd->cpp_type();
     e.as_none = fd->name() == "as_none" && fd->cpp_type() == pb::FieldDescriptor::CPPTYPE_BOOL;
     if (use_field_setters_) e.set = ir_field_setters(fd);
+    e.node_metadata = fd == ir::Node::descriptor()->FindFieldByName("metadata");
     t.fields.push_back(e);
-    if (e.required && i < 64) t.required_mask |= std::uint64_t{1} << i;
+    if (e.required && e.index < 64) t.required_mask |= std::uint64_t{1} << e.index;
     if (is_union) {
       if (!t.valid_tags.empty()) t.valid_tags += ", ";
       t.valid_tags += fd->name();

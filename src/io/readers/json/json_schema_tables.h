@@ -34,6 +34,7 @@ struct FieldEntry {
   bool keyed = false;    // repeated key/value message, written as a JSON object
   bool as_none = false;  // `bool as_none`: the presence of the key is the value
   bool in_oneof = false;
+  bool node_metadata = false;  // Node.metadata: interned when the read asks (metadata_interner.h)
   bool repeated = false;  // fd->is_repeated() and fd->cpp_type(), kept here: read per value
   pb::FieldDescriptor::CppType cpp_type = pb::FieldDescriptor::CPPTYPE_INT32;
   FieldSetters set;  // generated accessors; a null slot means reflection

@@ -3,6 +3,7 @@
 // cheap top-level key check used when walking folders.
 #include "io/readers/json/json_to_proto.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -64,7 +65,8 @@ JsonToProto::JsonToProto(JsonReadOptions options)
 JsonToProto::~JsonToProto() = default;
 
 bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const JsonSource& source,
-                       LoadReporter& reporter, InputDiscard discard) {
+                       LoadReporter& reporter, InputDiscard discard,
+                       pb::RepeatedPtrField<std::string>* interned_strings) {
   const MessageTable* table = impl_->tables.get(message.GetDescriptor());
   if (table == nullptr) {
     // Not a Status: a programming error (a caller passing a message type outside
@@ -78,7 +80,10 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
   json_reader::InputRelease release(json.data() + skip, json.size() - skip,
                                     stage1 ? stage1->structural_indexes.get() : nullptr,
                                     stage1 ? stage1->n_structural_indexes : 0, discard);
-  Walker walker(doc, impl_->parser, json, impl_->options, source, reporter, &release);
+  std::optional<json_reader::MetadataInterner> interner;
+  if (interned_strings != nullptr) interner.emplace(*interned_strings);
+  Walker walker(doc, impl_->parser, json, impl_->options, source, reporter, &release,
+                interner ? &*interner : nullptr);
   if (error) {
     walker.structural(error);
     return false;

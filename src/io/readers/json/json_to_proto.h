@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include <google/protobuf/message.h>
+#include <google/protobuf/repeated_ptr_field.h>
 
 #include "io/readers/load_reporter.h"
 #include "io/readers/json/json_input_release.h"
@@ -44,8 +46,11 @@ class JsonToProto {
   // With `discard.bytes` (== &json), the pages of `json` the walk has passed are given back
   // as it goes (json_input_release.h): the caller must not read `json` afterwards. The
   // parser's own index is given back that way in every case.
+  // With `interned_strings`, node metadata is interned into it (Node.interned_metadata, see
+  // src/core/ir/node_metadata.h) instead of read into Node.metadata.
   bool read(const PaddedBytes& json, google::protobuf::Message& message, const JsonSource& source,
-            LoadReporter& reporter, InputDiscard discard = {});
+            LoadReporter& reporter, InputDiscard discard = {},
+            google::protobuf::RepeatedPtrField<std::string>* interned_strings = nullptr);
 
   // Cheap check used for files found by walking a folder: whether the document is an object
   // with one of `keys` at its top level. Values are skipped, not converted.

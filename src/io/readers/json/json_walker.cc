@@ -390,6 +390,7 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
     }
     return keys.add(key);
   };
+  ir::Node* interned = f.node_metadata && interner_ != nullptr ? &static_cast<ir::Node&>(m) : nullptr;
   for_each_key(object, [&](std::string_view key, od::field& field) {
     // The key as read: for a plain key, a view into the input (the same bytes as field.key()),
     // for an escaped one, simdjson's string buffer, which passed() ignores. field.key() itself
@@ -399,6 +400,15 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
     if (repeated(key)) {
       duplicate_key(key, fmt::format("the map of {}", f.sub->descriptor->name()));
       return true;
+    }
+    if (interned != nullptr) {
+      // The value is read as a key/value message would be (the same findings for a value
+      // that is not a string, and "" then), and kept as an index.
+      interned->add_interned_metadata(interner_->intern(key));
+      metadata_entry_.clear_value();
+      read_field(field.value(), metadata_entry_, *f.sub->value);
+      interned->add_interned_metadata(interner_->intern(metadata_entry_.value()));
+      return !fatal_;
     }
     pb::Message& entry = put_message(m, f);
     put_string(entry, *f.sub->key, /*add=*/false, key);

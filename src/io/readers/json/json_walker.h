@@ -17,6 +17,7 @@
 #include "io/readers/json/json_input_release.h"
 #include "io/readers/json/json_schema_tables.h"
 #include "io/readers/json/json_to_proto.h"
+#include "io/readers/json/metadata_interner.h"
 #include "io/readers/load_reporter.h"
 #include "io/readers/padded_bytes.h"
 #include "program.pb.h"
@@ -46,9 +47,9 @@ class Walker {
  public:
   Walker(od::document& doc, const od::parser& parser, const PaddedBytes& json,
          const JsonReadOptions& options, const JsonSource& source, LoadReporter& reporter,
-         InputRelease* release)
+         InputRelease* release, MetadataInterner* interner)
       : doc_(doc), parser_(parser), json_(json), options_(options), source_(source),
-        reporter_(reporter), release_(release) {
+        reporter_(reporter), release_(release), interner_(interner) {
     steps_.reserve(64);
   }
 
@@ -243,6 +244,8 @@ class Walker {
   const JsonSource& source_;
   LoadReporter& reporter_;
   InputRelease* release_;  // told where the walk is, between elements of lists and maps
+  MetadataInterner* interner_;  // null: node metadata read as key/value messages
+  ir::StringEntry metadata_entry_;  // an interned entry's value, read here first; reused
   std::vector<Step> steps_;
   std::vector<std::uint8_t> unescaped_;  // unescape_string()'s buffer, reused
   std::uint32_t depth_ = 0;

@@ -19,6 +19,7 @@ void report_unsupported_schema(LoadContext& context, ir::Program& program, long 
                                long long minor, bool integer_form, std::string_view member,
                                std::string_view json_path) {
   program.clear_program();
+  program.clear_node_metadata_strings();
   program.set_not_checked(true);
   if (!integer_form) {
     program.mutable_program()->mutable_schema_version()->set_major(major);
@@ -46,7 +47,9 @@ void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Progra
   // Findings wait until the version is known: a program of another major gets one finding.
   LoadReporter held;
   const JsonSource source{program.name(), program.json_path()};
-  context.json.read(json, *program.mutable_program(), source, held, discard);
+  context.json.read(json, *program.mutable_program(), source, held, discard,
+                    context.options.intern_node_metadata ? program.mutable_node_metadata_strings()
+                                                         : nullptr);
   const auto& version = program.program().schema_version();
   if (program.program().has_schema_version() && version.major() != kSupportedSchemaMajor) {
     report_unsupported_schema(context, program, version.major(), version.minor(), false,
