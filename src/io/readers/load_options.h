@@ -33,8 +33,9 @@ struct LoadOptions {
   // `--select PT103` is never crowded out by hundreds of hidden malformed-program findings.
   const RuleFilter* rule_filter = nullptr;
   // Node metadata interned (src/core/ir/node_metadata.h) instead of read as key/value
-  // messages: ~70 MB less at 4,096 layers. Only for an IR that is read and never changed or
-  // written (`check`'s): the passes that copy nodes, and the writers, read Node.metadata.
+  // messages: 57 MB less at the peak at 4,096 layers (docs/performance.md, "At scale"). Only
+  // for an IR that is read and never changed or written (`check`'s): the passes that copy
+  // nodes, and the writers, read Node.metadata.
   bool intern_node_metadata = false;
 };
 

@@ -58,7 +58,8 @@ MessageTable& SchemaTables::build(const pb::Descriptor* d) {
   t.fields.reserve(static_cast<std::size_t>(d->field_count()));
   for (int i = 0; i < d->field_count(); ++i) {
     const pb::FieldDescriptor* fd = d->field(i);
-    // pt2lint's own fields are no JSON key: a document naming one gets unknown-key findings.
+    // pt2lint's own fields are no JSON key: a document naming one has it ignored, as any
+    // key the reader does not know.
     if (fd->options().GetExtension(ir::internal)) continue;
     FieldEntry e;
     e.name = fd->name();
