@@ -384,8 +384,6 @@ TEST(ReadersJson, UnreadablePathIsAnError) {
   EXPECT_TRUE(r.findings.empty());
 }
 
-}  // namespace
-}  // namespace pt2lint
 
 // `check` loads node metadata interned (LoadOptions::intern_node_metadata, core/ir/
 // node_metadata.h): every value, escaped or not, a value that is no string, a duplicate key and
@@ -448,3 +446,6 @@ TEST(ReadersJson, InternedMetadataOutOfRangeIsSkipped) {
   odd.add_interned_metadata(0);
   EXPECT_EQ(ir::node_metadata_value(program, odd, "stack_trace"), "");
 }
+
+}  // namespace
+}  // namespace pt2lint
