@@ -26,6 +26,13 @@ class NameTable {
 
   // The id of `name`, adding it when new.
   int intern(std::string_view name) {
+    return intern(name, [](std::string_view borrowed) { return borrowed; });
+  }
+
+  // The same, for a `name` that does not outlive the call: a new one is borrowed from
+  // `keep(name)`, which returns a lasting copy of it.
+  template <typename Keep>
+  int intern(std::string_view name, Keep&& keep) {
     if (slots_.empty() || (names_.size() + 1) * 2 > slots_.size()) {
       rehash(slots_.empty() ? 16 : slots_.size() * 2);
     }
@@ -35,7 +42,7 @@ class NameTable {
       Slot& slot = slots_[i];
       if (slot.id == kAbsent) {
         slot = {tag, static_cast<std::int32_t>(names_.size())};
-        names_.push_back(name);
+        names_.push_back(keep(name));
         return slot.id;
       }
       if (slot.tag == tag && names_[static_cast<std::size_t>(slot.id)] == name) return slot.id;
