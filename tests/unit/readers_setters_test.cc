@@ -186,6 +186,39 @@ TEST(ReadersSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
     broken[i] = ' ';
     documents.push_back(std::move(broken));
   }
+  // The node-argument fast path, on the same terms: every kind it reads, and each way a
+  // NamedArgument or Argument leaves the well-formed case.
+  const std::string arguments = R"({"graph_module": {"graph": {"nodes": [
+      {"target": "t", "inputs": [
+         {"name": "a", "arg": {"as_tensor": {"name": "x"}}, "kind": 1},
+         {"name": "b", "arg": {"as_tensors": [{"name": "x"}, {"name": "y"}]}},
+         {"name": "c", "arg": {"as_int": -3}, "kind": 2},
+         {"name": "d", "arg": {"as_ints": [1, -2, 9223372036854775807]}},
+         {"name": "e", "arg": {"as_none": true}}, {"name": "f", "arg": {"as_float": 0.5}},
+         {"name": "g", "arg": {"as_bool": false}}, {"name": "h", "arg": {"as_scalar_type": 6}},
+         {"name": "i", "arg": {"as_string": "s"}}, {"name": "j", "arg": {"as_layout": 0}},
+         {"name": "k", "arg": {"as_memory_format": 1}},
+         {"name": "l", "name": "m", "arg": {"as_int": 1}},
+         {"name": "n\u0041", "arg": {"as_tensor": {"name": "x\ty"}}},
+         {"name": "o", "arg": {"as_int": 1, "as_float": 1.0}},
+         {"name": "p", "arg": {"as_int": 1}, "kind": 4294967296},
+         {"name": "q", "arg": {"as_ints": [1, 2.5]}},
+         {"name": "r", "arg": {"as_tensor": {"name": "x", "extra": 1}}},
+         {"name": "s", "arg": {"as_tensors": [{"name": "x"}, {}]}},
+         {"name": "t", "arg": {"as_float": "NaN"}}, {"name": "u", "arg": {}},
+         {"name": "v", "arg": {"as_sym_int": {"as_name": "s0"}}}, {"arg": {"as_int": 1}},
+         {"name": "w"}, {"name": "x", "arg": {"as_int": 1}, "extra": true},
+         {"name": "y", "arg": {"as_none": null}, "kind": null}, {"name": 5, "arg": []},
+         {"name": "z", "arg": {"as_scalar_type": 2147483648}}],
+       "outputs": [{"as_tensor": {"name": "o"}}, {"as_tensors": []}, {"as_none": []},
+                   {"as_bogus": 1}, 7, {"as_int": "1"}], "name": "n"}]}}})";
+  documents.push_back(arguments);
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] != ',' && arguments[i] != ':') continue;
+    std::string broken = arguments;
+    broken[i] = ' ';
+    documents.push_back(std::move(broken));
+  }
   for (std::size_t i = 0; i < documents.size(); ++i) {
     PaddedBytes json;
     ASSERT_TRUE(json.assign(documents[i]));

@@ -49,6 +49,73 @@ inline bool has_backslash(std::string_view s) {
   return false;
 }
 
+// ---- Exact scanners of the tiny objects a program repeats by the ten thousand, for the fast
+// paths (json_walker.h), which then let simdjson skip the value unread. Each accepts only a
+// strict well-formed spelling and returns the byte after it, or null for anything else, which
+// the caller reads through simdjson as before. They stop at the first byte that does not
+// fit, so they never read past the input's zeroed padding.
+
+inline const char* skip_space(const char* p) {
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') ++p;
+  return p;
+}
+
+// A JSON integer of at most 18 digits, which always fits in 64 bits, read as simdjson's
+// get_int64() would; null for a leading zero, a fraction, an exponent or more digits.
+inline const char* scan_int64(const char* p, std::int64_t& out) {
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  std::uint64_t x = 0;
+  while (*p >= '0' && *p <= '9' && p - digits <= 18) {
+    x = x * 10 + static_cast<std::uint64_t>(*p - '0');
+    ++p;
+  }
+  const auto n = p - digits;
+  if (n == 0 || n > 18 || (n > 1 && *digits == '0') || *p == '.' || *p == 'e' || *p == 'E' ||
+      (*p >= '0' && *p <= '9')) {
+    return nullptr;
+  }
+  out = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+  return p;
+}
+
+// `"key"` followed by ':', for a key of 15 bytes at most; p at the opening quote. The padding
+// after the input is at least 16 bytes, so the comparison stays inside the buffer.
+template <std::size_t N>
+inline const char* scan_key(const char* p, const char (&quoted)[N]) {
+  static_assert(N - 1 <= 16, "a longer key would read past the padding");
+  if (std::memcmp(p, quoted, N - 1) != 0) return nullptr;
+  p = skip_space(p + N - 1);
+  return *p == ':' ? skip_space(p + 1) : nullptr;
+}
+
+// {"as_int": n}
+inline const char* scan_as_int_object(const char* p, std::int64_t& out) {
+  if (*p != '{') return nullptr;
+  p = scan_key(skip_space(p + 1), "\"as_int\"");
+  if (p == nullptr || (p = scan_int64(p, out)) == nullptr) return nullptr;
+  p = skip_space(p);
+  return *p == '}' ? p + 1 : nullptr;
+}
+
+// {"name": "text"} where the text has no escape and is at most `limit` bytes; `limit` the
+// end of the input, past which a quote is not looked for.
+inline const char* scan_name_object(const char* p, const char* limit, std::size_t max_bytes,
+                                    std::string_view& name) {
+  if (*p != '{') return nullptr;
+  p = scan_key(skip_space(p + 1), "\"name\"");
+  if (p == nullptr || *p != '"') return nullptr;
+  const char* begin = p + 1;
+  const char* end = find_quote_or_backslash(begin, limit);
+  if (end >= limit || *end != '"' || static_cast<std::size_t>(end - begin) + 2 > max_bytes) {
+    return nullptr;
+  }
+  name = std::string_view(begin, static_cast<std::size_t>(end - begin));
+  p = skip_space(end + 1);
+  return *p == '}' ? p + 1 : nullptr;
+}
+
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' ||
                         s.back() == '\t' || s.back() == ',' || s.back() == ':')) {

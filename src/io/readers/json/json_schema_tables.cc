@@ -53,8 +53,12 @@ MessageTable& SchemaTables::build(const pb::Descriptor* d) {
   const bool is_wrapper = d->field_count() == 1 && d->field(0)->name() == "items" &&
                           d->field(0)->is_repeated();
   t.shape = is_union ? Shape::kUnion : is_wrapper ? Shape::kWrapper : Shape::kStruct;
-  // The fast reader writes through generated accessors, so it is off with them.
-  t.fast_tensor_meta = use_field_setters_ && d == ir::TensorMeta::descriptor();
+  // The fast readers write through generated accessors, so they are off with them.
+  if (use_field_setters_) {
+    if (d == ir::TensorMeta::descriptor()) t.fast = FastPath::kTensorMeta;
+    if (d == ir::NamedArgument::descriptor()) t.fast = FastPath::kNamedArgument;
+    if (d == ir::Argument::descriptor()) t.fast = FastPath::kArgument;
+  }
   t.fields.reserve(static_cast<std::size_t>(d->field_count()));
   for (int i = 0; i < d->field_count(); ++i) {
     const pb::FieldDescriptor* fd = d->field(i);

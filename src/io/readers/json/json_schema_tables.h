@@ -46,6 +46,15 @@ enum class Shape {
   kWrapper,  // one repeated field `items`: the JSON value is that list (or keyed object)
 };
 
+// The hand-written readers of the messages that make up most of a program (json_walker.h):
+// each reads the well-formed case straight into generated fields, or hands the message back.
+enum class FastPath : std::uint8_t {
+  kNone,
+  kTensorMeta,     // ir::TensorMeta: about half of a program's values
+  kNamedArgument,  // ir::NamedArgument: every node input
+  kArgument,       // ir::Argument: every node output, and the value of every input
+};
+
 struct MessageTable {
   const pb::Descriptor* descriptor = nullptr;
   // Shared by every message of the type; fetching it per message costs a once-flag check.
@@ -57,7 +66,8 @@ struct MessageTable {
   std::string valid_tags;  // "user_output, loss_output, ..."
   const FieldEntry* key = nullptr;    // set on key/value entry messages
   const FieldEntry* value = nullptr;
-  bool fast_tensor_meta = false;  // ir::TensorMeta, read by Walker::fast_tensor_meta first
+  // The hot messages a fast reader tries first (json_walker.h), before the generic one.
+  FastPath fast = FastPath::kNone;
 
   const FieldEntry* find(std::string_view name) const {
     for (const auto& f : fields) {

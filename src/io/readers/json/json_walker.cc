@@ -218,23 +218,40 @@ void Walker::mismatch(od::value& v, std::string_view expected) {
 }
 
 inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable& t) {
-  switch (t.shape) {
-    case Shape::kUnion: read_union(v, m, t); return;
-    case Shape::kWrapper: read_field(v, m, t.fields[0]); return;
-    case Shape::kStruct: {
-      od::object object;
-      if (auto e = v.get_object().get(object)) {
-        if (check(e) && !fatal_) mismatch(v, fmt::format("an object ({})", t.descriptor->name()));
-        return;
+  if (t.shape == Shape::kWrapper) {
+    read_field(v, m, t.fields[0]);
+    return;
+  }
+  od::object object;
+  if (auto e = v.get_object().get(object)) {
+    if (check(e) && !fatal_) {
+      if (t.shape == Shape::kUnion) {
+        mismatch(v, fmt::format("a single-key object naming one {} kind ({})", t.words,
+                                t.valid_tags));
+      } else {
+        mismatch(v, fmt::format("an object ({})", t.descriptor->name()));
       }
-      DepthScope depth(*this);
-      if (!depth.ok()) return;
-      if (t.fast_tensor_meta && fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) {
-        return;
-      }
-      read_struct_fields(object, m, t);
-      return;
     }
+    return;
+  }
+  DepthScope depth(*this);
+  if (!depth.ok()) return;
+  switch (t.fast) {
+    case FastPath::kNone: break;
+    case FastPath::kTensorMeta:
+      if (fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) return;
+      break;
+    case FastPath::kNamedArgument:
+      if (fast_named_argument(object, static_cast<ir::NamedArgument&>(m))) return;
+      break;
+    case FastPath::kArgument:
+      if (fast_argument(object, static_cast<ir::Argument&>(m))) return;
+      break;
+  }
+  if (t.shape == Shape::kUnion) {
+    read_union_fields(object, m, t);
+  } else {
+    read_struct_fields(object, m, t);
   }
 }
 
@@ -262,17 +279,8 @@ void Walker::read_struct_fields(od::object& object, pb::Message& m, const Messag
   }
 }
 
-inline void Walker::read_union(od::value v, pb::Message& m, const MessageTable& t) {
-  od::object object;
-  if (auto e = v.get_object().get(object)) {
-    if (check(e) && !fatal_) {
-      mismatch(v, fmt::format("a single-key object naming one {} kind ({})", t.words,
-                              t.valid_tags));
-    }
-    return;
-  }
-  DepthScope depth(*this);
-  if (!depth.ok()) return;
+inline void Walker::read_union_fields(od::object& object, pb::Message& m,
+                                      const MessageTable& t) {
   std::size_t count = 0;
   std::string_view first_tag;  // points into the input or simdjson's string buffer
   const bool read = for_each_key(object, [&](std::string_view key, od::field& field) {
@@ -402,12 +410,8 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
       return true;
     }
     if (interned != nullptr) {
-      // The value is read as a key/value message would be (the same findings for a value
-      // that is not a string, and "" then), and kept as an index.
       interned->add_interned_metadata(interner_->intern(key));
-      metadata_entry_.clear_value();
-      read_field(field.value(), metadata_entry_, *f.sub->value);
-      interned->add_interned_metadata(interner_->intern(metadata_entry_.value()));
+      interned->add_interned_metadata(read_interned_value(field.value(), *f.sub->value));
       return !fatal_;
     }
     pb::Message& entry = put_message(m, f);
@@ -415,6 +419,30 @@ inline void Walker::read_keyed(od::value v, pb::Message& m, const FieldEntry& f)
     read_field(field.value(), entry, *f.sub->value);
     return !fatal_;
   });
+}
+
+std::uint32_t Walker::read_interned_value(od::value v, const FieldEntry& f) {
+  const std::string_view token = trim(v.raw_json_token());
+  if (token.size() < 2 || token.size() > options_.max_string_bytes || token.front() != '"' ||
+      token.back() != '"') {
+    // Not a string, or too long: read as a key/value entry would be, for the same findings
+    // ("" then).
+    metadata_entry_.clear_value();
+    read_field(v, metadata_entry_, f);
+    return interner_->intern(metadata_entry_.value());
+  }
+  if (!has_backslash(token)) {
+    std::string_view text;
+    return interner_->intern(read_string(v, text) ? text : std::string_view());
+  }
+  // The same escaped text unescapes to the same value: stack traces repeat per layer, so most
+  // are found here without unescaping or copying them again.
+  if (const int id = interner_->find_escaped(token); id >= 0) {
+    return static_cast<std::uint32_t>(id);
+  }
+  std::string_view text;
+  if (!read_string(v, text)) return interner_->intern({});
+  return interner_->intern_escaped(token, text);
 }
 
 }  // namespace pt2lint::json_reader

@@ -1,11 +1,13 @@
 // The JSON reader's walk over one document (json_to_proto.h), split by what it reads:
 // json_walker.cc the generic reader of any message and its error reporting,
-// json_walker_scalars.cc the scalar fields, json_walker_tensor_meta.cc the fast path for
-// ir::TensorMeta. Internal to src/io/readers/json_*.
+// json_walker_scalars.cc the scalar fields, and the fast paths of the messages that make up
+// most of a program: json_walker_tensor_meta.cc for ir::TensorMeta,
+// json_walker_arguments.cc for node arguments. Internal to src/io/readers/json_*.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -134,11 +136,27 @@ class Walker {
     return true;
   }
 
+  // The text of a string value that needs no unescaping, read straight from the input (as
+  // read_scalar does); false for anything else: another type, an escape, an over-long string.
+  bool plain_string(od::value& v, std::string_view& out) const {
+    const std::string_view token = trim(v.raw_json_token());
+    od::raw_json_string raw;
+    if (token.size() < 2 || token.size() > options_.max_string_bytes || token.front() != '"' ||
+        token.back() != '"' || has_backslash(token) || v.get_raw_json_string().get(raw)) {
+      return false;
+    }
+    out = token.substr(1, token.size() - 2);
+    return true;
+  }
+
+  // The end of the input and its padding: scans for a closing quote stop here.
+  const char* input_limit() const { return json_.data() + json_.capacity(); }
+
   // The key of `field` when it is plain (no escapes), which is nearly always: skips simdjson's
   // copy into its string buffer. Stage 1 has already checked the closing quote exists.
   bool plain_key(od::field& field, std::string_view& key) const {
     const char* begin = field.key().raw();
-    const char* limit = json_.data() + json_.capacity();
+    const char* limit = input_limit();
     if (begin < json_.data() || begin >= limit) return false;
     const char* p = find_quote_or_backslash(begin, limit);
     if (p >= limit || *p != '"') return false;
@@ -169,7 +187,8 @@ class Walker {
 
   void read_struct_fields(od::object& object, pb::Message& m, const MessageTable& t);
 
-  void read_union(od::value v, pb::Message& m, const MessageTable& t);
+  // A union's single-key object, after read_message took it from its value.
+  void read_union_fields(od::object& object, pb::Message& m, const MessageTable& t);
 
   void read_field(od::value v, pb::Message& m, const FieldEntry& f);
 
@@ -202,6 +221,15 @@ class Walker {
   simdjson::simdjson_result<std::string_view> unescape_string(od::value& v,
                                                               std::size_t token_size);
 
+  // A string value's text: a view into the input when it has no escape, else into the
+  // walker's buffer (until the next unescape). False, after reporting, when it is not a
+  // string or is too long.
+  bool read_string(od::value& v, std::string_view& out);
+
+  // A node metadata value, interned; `f` is StringEntry.value, whose reading it repeats for
+  // anything but a string.
+  std::uint32_t read_interned_value(od::value v, const FieldEntry& f);
+
   void read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add);
 
   // ---- Fast path for ir::TensorMeta, about half of a program's values
@@ -219,16 +247,33 @@ class Walker {
 
   // A failed read: a value the generic reader reports (give up and let it), or one that
   // ends the document, reported here as the generic reader does at the same point.
-  Fast failed(simdjson::error_code e);
+  Fast failed(simdjson::error_code e) {
+    if (is_value_error(e)) return Fast::kGiveUp;
+    structural(e);
+    return Fast::kFatal;
+  }
 
-  Fast fast_int64(od::value& v, std::int64_t& out);
+  Fast fast_int64(od::value& v, std::int64_t& out) {
+    if (auto e = v.get_int64().get(out)) return failed(e);
+    return Fast::kDone;
+  }
 
-  Fast fast_int32(od::value& v, std::int32_t& out);
+  Fast fast_int32(od::value& v, std::int32_t& out) {
+    std::int64_t x;
+    if (auto e = v.get_int64().get(x)) return failed(e);
+    if (x < std::numeric_limits<std::int32_t>::min() ||
+        x > std::numeric_limits<std::int32_t>::max()) {
+      return Fast::kGiveUp;
+    }
+    out = static_cast<std::int32_t>(x);
+    return Fast::kDone;
+  }
 
   // {"as_int": n}
   Fast fast_symint(od::value v, ir::SymInt& out);
 
   Fast fast_symint_list(od::value v, pb::RepeatedPtrField<ir::SymInt>& out);
+  bool scan_symint_list(od::value& v, pb::RepeatedPtrField<ir::SymInt>& out);
 
   // {"type": "cpu", "index": null or n}
   Fast fast_device(od::value v, ir::Device& out);
@@ -236,6 +281,34 @@ class Walker {
   // True when the object was read (or a structural error reported); false when the generic
   // reader must read it, with `m` empty and the object back at its start.
   bool fast_tensor_meta(od::object& object, ir::TensorMeta& m);
+
+  // Give up, with `m` cleared and `object` back at its first field, unless `r` says the
+  // object was read or the document ended: the fast readers' common end.
+  bool settle(Fast r, od::object& object, pb::Message& m);
+
+  // ---- Fast path for node arguments, the other half of a program's bulk
+  // (json_walker_arguments.cc), on the same terms as the TensorMeta one.
+
+  // {"name": "x"}
+  Fast fast_tensor_argument(od::value v, ir::TensorArgument& out);
+
+  Fast fast_tensor_argument_list(od::value v, ir::TensorArgumentList& out);
+
+  Fast fast_int_list(od::value v, ir::IntList& out);
+
+  // The common kinds of an argument: a tensor, tensors, an int, ints, none, a float, a bool,
+  // a string, a dtype, a layout or a memory format.
+  Fast fast_argument_fields(od::object& object, ir::Argument& out);
+
+  // {"name": "x", "arg": {...}, "kind": 1}
+  Fast fast_named_argument_fields(od::object& object, ir::NamedArgument& out);
+
+  bool fast_argument(od::object& object, ir::Argument& m) {
+    return settle(fast_argument_fields(object, m), object, m);
+  }
+  bool fast_named_argument(od::object& object, ir::NamedArgument& m) {
+    return settle(fast_named_argument_fields(object, m), object, m);
+  }
 
   od::document& doc_;
   const od::parser& parser_;  // only its unescape(), which writes where it is told
@@ -245,7 +318,7 @@ class Walker {
   LoadReporter& reporter_;
   InputRelease* release_;  // told where the walk is, between elements of lists and maps
   MetadataInterner* interner_;  // null: node metadata read as key/value messages
-  ir::StringEntry metadata_entry_;  // an interned entry's value, read here first; reused
+  ir::StringEntry metadata_entry_;  // an interned value that is no string, read here; reused
   std::vector<Step> steps_;
   std::vector<std::uint8_t> unescaped_;  // unescape_string()'s buffer, reused
   std::uint32_t depth_ = 0;

@@ -98,33 +98,39 @@ simdjson::simdjson_result<std::string_view> Walker::unescape_string(od::value& v
   return parser_.unescape(raw, dst);
 }
 
+bool Walker::read_string(od::value& v, std::string_view& out) {
+  const std::string_view token = trim(v.raw_json_token());
+  const std::size_t token_size = token.size();
+  od::raw_json_string raw;
+  if (token_size <= options_.max_string_bytes && token_size >= 2 && token.front() == '"' &&
+      token.back() == '"' && !has_backslash(token) && !v.get_raw_json_string().get(raw)) {
+    // Nothing to unescape: straight from the input, skipping simdjson's buffer.
+    out = token.substr(1, token_size - 2);
+    return true;
+  }
+  if (token_size > options_.max_string_bytes) {
+    problem(fmt::format("string value of about {} bytes is longer than the limit of {} bytes",
+                        token_size, options_.max_string_bytes));
+    return false;
+  }
+  if (auto e = unescape_string(v, token_size).get(out)) {
+    if (check(e) && !fatal_) mismatch(v, "a string");
+    return false;
+  }
+  return true;
+}
+
 void Walker::read_scalar(od::value v, pb::Message& m, const FieldEntry& f, bool add) {
   const pb::FieldDescriptor* fd = f.fd;
   const pb::Reflection* r = f.owner_reflection;
   switch (f.cpp_type) {
     case pb::FieldDescriptor::CPPTYPE_STRING: {
-      const std::string_view token = trim(v.raw_json_token());
-      const std::size_t token_size = token.size();
       std::string_view s;
-      od::raw_json_string raw;
-      if (token_size <= options_.max_string_bytes && token_size >= 2 &&
-          token.front() == '"' && token.back() == '"' &&
-          !has_backslash(token) && !v.get_raw_json_string().get(raw)) {
-        // Nothing to unescape: copy straight from the input, skipping simdjson's buffer.
-        put_string(m, f, add, token.substr(1, token_size - 2));
-        return;
-      }
-      if (token_size > options_.max_string_bytes) {
-        problem(fmt::format("string value of about {} bytes is longer than the limit of {} "
-                            "bytes",
-                            token_size, options_.max_string_bytes));
-      } else if (auto e = unescape_string(v, token_size).get(s)) {
-        if (check(e) && !fatal_) mismatch(v, "a string");
-      } else {
+      if (read_string(v, s)) {
         put_string(m, f, add, s);
-        return;
+      } else if (add) {
+        put_string(m, f, add, {});
       }
-      if (add) put_string(m, f, add, {});
       return;
     }
     case pb::FieldDescriptor::CPPTYPE_INT64: put_int64(m, f, add, read_integer<std::int64_t>(v)); return;

@@ -1,35 +1,16 @@
 // The JSON reader's fast path for ir::TensorMeta (json_walker.h): the well-formed case read
 // straight into the message's generated fields; anything else is handed back to the generic
 // reader, which reports it exactly as it always did.
-#include <limits>
-
 #include "io/readers/json/json_walker.h"
 
 namespace pt2lint::json_reader {
 
-inline Walker::Fast Walker::failed(simdjson::error_code e) {
-  if (is_value_error(e)) return Fast::kGiveUp;
-  structural(e);
-  return Fast::kFatal;
-}
-
-inline Walker::Fast Walker::fast_int64(od::value& v, std::int64_t& out) {
-  if (auto e = v.get_int64().get(out)) return failed(e);
-  return Fast::kDone;
-}
-
-inline Walker::Fast Walker::fast_int32(od::value& v, std::int32_t& out) {
-  std::int64_t x;
-  if (auto e = v.get_int64().get(x)) return failed(e);
-  if (x < std::numeric_limits<std::int32_t>::min() ||
-      x > std::numeric_limits<std::int32_t>::max()) {
-    return Fast::kGiveUp;
-  }
-  out = static_cast<std::int32_t>(x);
-  return Fast::kDone;
-}
-
 inline Walker::Fast Walker::fast_symint(od::value v, ir::SymInt& out) {
+  std::int64_t scanned;
+  if (scan_as_int_object(v.raw_json_token().data(), scanned) != nullptr) {
+    out.set_as_int(scanned);
+    return Fast::kDone;
+  }
   od::object object;
   if (auto e = v.get_object().get(object)) return failed(e);
   std::size_t count = 0;
@@ -47,7 +28,27 @@ inline Walker::Fast Walker::fast_symint(od::value v, ir::SymInt& out) {
   return count == 1 ? Fast::kDone : Fast::kGiveUp;
 }
 
+// [{"as_int": n}, ...], scanned from the bytes: simdjson skips the list unread.
+inline bool Walker::scan_symint_list(od::value& v, pb::RepeatedPtrField<ir::SymInt>& out) {
+  const char* p = v.raw_json_token().data();
+  if (*p != '[') return false;
+  p = skip_space(p + 1);
+  if (*p == ']') return true;
+  for (;;) {
+    std::int64_t x;
+    if ((p = scan_as_int_object(p, x)) == nullptr) break;
+    out.Add()->set_as_int(x);
+    p = skip_space(p);
+    if (*p == ']') return true;
+    if (*p != ',') break;
+    p = skip_space(p + 1);
+  }
+  out.Clear();
+  return false;
+}
+
 inline Walker::Fast Walker::fast_symint_list(od::value v, pb::RepeatedPtrField<ir::SymInt>& out) {
+  if (scan_symint_list(v, out)) return Fast::kDone;
   od::array array;
   if (auto e = v.get_array().get(array)) return failed(e);
   std::size_t i = 0;
@@ -76,14 +77,9 @@ inline Walker::Fast Walker::fast_device(od::value v, ir::Device& out) {
     od::value value = field.value();
     if (key == "type" && !type_seen) {
       type_seen = true;
-      const std::string_view token = trim(value.raw_json_token());
-      od::raw_json_string raw;
-      if (token.size() < 2 || token.size() > options_.max_string_bytes ||
-          token.front() != '"' || token.back() != '"' || has_backslash(token) ||
-          value.get_raw_json_string().get(raw)) {
-        return Fast::kGiveUp;
-      }
-      out.set_type(token.data() + 1, token.size() - 2);
+      std::string_view type;
+      if (!plain_string(value, type)) return Fast::kGiveUp;
+      out.set_type(type.data(), type.size());
     } else if (key == "index" && !index_seen) {
       index_seen = true;
       od::json_type type;
@@ -162,10 +158,14 @@ bool Walker::fast_tensor_meta(od::object& object, ir::TensorMeta& m) {
     }
     if (r != Fast::kDone) break;
   }
-  if (r == Fast::kFatal) return true;
-  if (r == Fast::kDone && (seen & (kDtype | kSizes)) == (kDtype | kSizes)) return true;
+  if (r == Fast::kDone && (seen & (kDtype | kSizes)) != (kDtype | kSizes)) r = Fast::kGiveUp;
+  return settle(r, object, m);
+}
+
+bool Walker::settle(Fast r, od::object& object, pb::Message& m) {
+  if (r != Fast::kGiveUp) return true;
   m.Clear();
-  // Back to the first field for read_struct_fields; at an object's start this cannot fail.
+  // Back to the first field for the generic reader; at an object's start this cannot fail.
   bool has_fields = false;
   [[maybe_unused]] const simdjson::error_code e = object.reset().get(has_fields);
   return false;

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <google/protobuf/repeated_ptr_field.h>
 
@@ -29,9 +31,32 @@ class MetadataInterner {
     }));
   }
 
+  // The index of the value whose JSON text, escapes and quotes included, is `raw`, when
+  // intern_escaped() saw that text before; -1 otherwise.
+  int find_escaped(std::string_view raw) const {
+    const int i = escaped_ids_.find(raw);
+    return i == NameTable::kAbsent ? -1 : static_cast<int>(escaped_values_[static_cast<std::size_t>(i)]);
+  }
+
+  // intern(text) for `text`, the unescaped value of `raw`, remembering `raw` for
+  // find_escaped(). Only distinct escaped texts are kept: 18 at any depth of kv_nested.
+  std::uint32_t intern_escaped(std::string_view raw, std::string_view text) {
+    const std::uint32_t id = intern(text);
+    if (escaped_ids_.find(raw) == NameTable::kAbsent) {
+      escaped_ids_.intern(raw, [this](std::string_view fresh) {
+        return std::string_view(escaped_texts_.emplace_back(fresh));
+      });
+      escaped_values_.push_back(id);
+    }
+    return id;
+  }
+
  private:
   google::protobuf::RepeatedPtrField<std::string>& strings_;
   NameTable ids_;  // id i is strings_[i]: both grow only here, together
+  NameTable escaped_ids_;  // id i is escaped_texts_[i], whose value is escaped_values_[i]
+  std::deque<std::string> escaped_texts_;  // a deque: the table borrows them, so they stay put
+  std::vector<std::uint32_t> escaped_values_;
 };
 
 }  // namespace pt2lint::json_reader
