@@ -70,6 +70,21 @@ class NameTable {
     std::int32_t id = kAbsent;
   };
 
+  // The last n < 8 bytes as one word, every byte in it, without a variable-length copy
+  // (a library call per name): two overlapping 4-byte reads, or the first, middle and last
+  // byte of 1 to 3. With the length mixed in first, equal words mean equal bytes.
+  static std::uint64_t tail_word(const char* p, std::size_t n) {
+    if (n >= 4) {
+      std::uint32_t first, last;
+      std::memcpy(&first, p, 4);
+      std::memcpy(&last, p + n - 4, 4);
+      return (std::uint64_t{first} << 32) | last;
+    }
+    if (n == 0) return 0;
+    const auto byte = [p](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+    return byte(0) << 16 | byte(n >> 1) << 8 | byte(n - 1);
+  }
+
   // Eight bytes at a time with a multiply-xorshift mix per word: value names are short
   // ASCII ("getitem_1234", "p_layers_3_self_attn_q_proj_weight") that often differ only
   // in their last characters, so every byte must reach the low bits used for the slot.
@@ -83,9 +98,7 @@ class NameTable {
       h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
       h ^= h >> 31;
     }
-    std::uint64_t tail = 0;
-    if (n > 0) std::memcpy(&tail, p, n);
-    h = (h ^ tail) * 0x94D049BB133111EBull;
+    h = (h ^ tail_word(p, n)) * 0x94D049BB133111EBull;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 32);
