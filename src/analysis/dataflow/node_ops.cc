@@ -44,9 +44,8 @@ const OpFacts& NodeOps::facts(int node) {
   if (slot < 0) {
     // Programs use few distinct targets; each is parsed and looked up once.
     std::string_view target = graph_.nodes(node).target();
-    auto [it, inserted] = by_target_.try_emplace(target, static_cast<int>(facts_.size()));
-    if (inserted) facts_.push_back(facts_for(target, schemas_));
-    slot = it->second;
+    slot = by_target_.intern(target);
+    if (static_cast<std::size_t>(slot) == facts_.size()) facts_.push_back(facts_for(target, schemas_));
   }
   return facts_[slot];
 }

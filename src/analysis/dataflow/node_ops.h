@@ -10,6 +10,7 @@
 #include "program.pb.h"
 #include "analysis/dataflow/auto_functionalized.h"
 #include "analysis/opschema/op_schema.h"
+#include "support/name_table.h"
 
 namespace pt2lint {
 
@@ -42,9 +43,9 @@ class NodeOps {
 
  private:
   const ir::Graph& graph_;
-  std::vector<OpFacts> facts_;     // one per distinct target
+  std::vector<OpFacts> facts_;     // one per distinct target: index i is by_target_'s id i
   std::vector<int> node_facts_;    // node -> index into facts_, -1 until resolved
-  std::unordered_map<std::string_view, int> by_target_;
+  NameTable by_target_;
   std::vector<std::string_view> unknown_targets_;
   bool all_resolved_ = false;
   const opschema::SchemaCatalog* schemas_ = nullptr;

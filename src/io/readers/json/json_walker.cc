@@ -4,41 +4,33 @@
 #include "io/readers/json/json_walker.h"
 
 #include <algorithm>
-#include <functional>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "core/rule_catalogue.h"
+#include "support/name_table.h"
 
 namespace pt2lint::json_reader {
 namespace {
 
 // The keys of one large JSON map, for the duplicate-key check: copies in blocks (the walk gives
 // back input it has passed, json_input_release.h, so a view of an earlier key may read zeros
-// later) and an open-addressing table of views of the copies. The std::unordered_set<std::string>
-// it replaces allocated a node per key: 20,232 new/delete pairs and 9.7 M instructions on
+// later) in a NameTable of views of the copies. The std::unordered_set<std::string> it
+// replaces allocated a node per key: 20,232 new/delete pairs and 9.7 M instructions on
 // kv_nested_256l (tensor_values has 9,222 keys); this costs a block per 64 KB of keys.
 class SeenMapKeys {
  public:
   // True when `key` was added before; otherwise adds it.
   bool add(std::string_view key) {
-    if ((size_ + 1) * 2 > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].data() == nullptr) {
-        slots_[i] = copy(key);
-        ++size_;
-        return false;
-      }
-      if (slots_[i] == key) return true;
-    }
+    const std::size_t before = keys_.size();
+    keys_.intern(key, [this](std::string_view fresh) { return copy(fresh); });
+    return keys_.size() == before;
   }
 
  private:
   static constexpr std::size_t kBlock = std::size_t{64} << 10;
 
-  // A copy whose data() is never null (null marks an empty slot), for the empty key too.
   std::string_view copy(std::string_view key) {
     if (blocks_.empty() || key.size() > block_size_ - block_used_) {
       block_size_ = std::max(kBlock, key.size());  // a key over 64 KB gets a block of its own
@@ -51,20 +43,7 @@ class SeenMapKeys {
     return {to, key.size()};
   }
 
-  void grow() {
-    std::vector<std::string_view> old(std::max<std::size_t>(64, slots_.size() * 2));
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::string_view key : old) {
-      if (key.data() == nullptr) continue;
-      std::size_t i = std::hash<std::string_view>{}(key) & mask;
-      while (slots_[i].data() != nullptr) i = (i + 1) & mask;
-      slots_[i] = key;
-    }
-  }
-
-  std::vector<std::string_view> slots_;  // a power of two, at most half full
-  std::size_t size_ = 0;
+  NameTable keys_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t block_size_ = 0;
   std::size_t block_used_ = 0;
