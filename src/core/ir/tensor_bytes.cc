@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <vector>
 
 namespace pt2lint {
 namespace {
@@ -30,12 +29,10 @@ const ScalarTypeInfo* find_scalar_type(int dtype) {
   return nullptr;
 }
 
-// Collects concrete ints; false when any entry is symbolic.
-bool concrete_ints(const google::protobuf::RepeatedPtrField<ir::SymInt>& values,
-                   std::vector<std::int64_t>& out) {
+// Whether every entry is a concrete int.
+bool all_concrete(const google::protobuf::RepeatedPtrField<ir::SymInt>& values) {
   for (const ir::SymInt& value : values) {
     if (!value.has_as_int()) return false;
-    out.push_back(value.as_int());
   }
   return true;
 }
@@ -70,31 +67,32 @@ std::string scalar_type_name(int dtype) {
 std::optional<std::uint64_t> required_storage_bytes(const ir::TensorMeta& meta) {
   std::optional<std::uint64_t> element = scalar_type_size(meta.dtype());
   if (!element) return std::nullopt;
-  std::vector<std::int64_t> sizes, strides;
-  if (!concrete_ints(meta.sizes(), sizes) || !concrete_ints(meta.strides(), strides))
-    return std::nullopt;
+  // Read in place: the state-dict check asks this of every parameter and buffer, and copying
+  // sizes and strides into vectors cost two allocations a tensor.
+  const auto& sizes = meta.sizes();
+  const auto& strides = meta.strides();
+  if (!all_concrete(sizes) || !all_concrete(strides)) return std::nullopt;
   if (meta.has_storage_offset() && !meta.storage_offset().has_as_int()) return std::nullopt;
   std::int64_t offset = meta.has_storage_offset() ? meta.storage_offset().as_int() : 0;
   if (offset < 0) return std::nullopt;
-  for (std::int64_t size : sizes) {
-    if (size < 0) return std::nullopt;
-    if (size == 0) return 0;
+  for (const ir::SymInt& size : sizes) {
+    if (size.as_int() < 0) return std::nullopt;
+    if (size.as_int() == 0) return 0;
   }
-  if (strides.empty()) {  // contiguous
-    std::int64_t stride = 1;
-    strides.assign(sizes.size(), 0);
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-      strides[i] = stride;
-      if (__builtin_mul_overflow(stride, sizes[i], &stride)) return std::nullopt;
-    }
-  }
-  if (strides.size() != sizes.size()) return std::nullopt;
+  const bool contiguous = strides.empty();
+  if (!contiguous && strides.size() != sizes.size()) return std::nullopt;
   std::uint64_t last = static_cast<std::uint64_t>(offset);
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (strides[i] < 0) return std::nullopt;
+  std::int64_t contiguous_stride = 1;  // of dimension i, from the innermost out
+  for (int i = sizes.size(); i-- > 0;) {
+    const std::int64_t size = sizes[i].as_int();
+    const std::int64_t stride = contiguous ? contiguous_stride : strides[i].as_int();
+    if (stride < 0) return std::nullopt;
+    if (contiguous && __builtin_mul_overflow(contiguous_stride, size, &contiguous_stride)) {
+      return std::nullopt;
+    }
     std::uint64_t reach = 0;
-    if (__builtin_mul_overflow(static_cast<std::uint64_t>(sizes[i] - 1),
-                               static_cast<std::uint64_t>(strides[i]), &reach) ||
+    if (__builtin_mul_overflow(static_cast<std::uint64_t>(size - 1),
+                               static_cast<std::uint64_t>(stride), &reach) ||
         __builtin_add_overflow(last, reach, &last))
       return std::nullopt;
   }
