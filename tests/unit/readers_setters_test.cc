@@ -187,6 +187,19 @@ TEST(ReadersSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
     broken[i] = ' ';
     documents.push_back(std::move(broken));
   }
+  // Repeated TensorMeta texts are copied from the first reading (tensor_meta_repeats.h): the
+  // same text after other keys, at another depth (the weights config), a text that shares a
+  // recorded one's start, and one given up on the first time (an unknown key) and then again.
+  const std::string repeats = R"({"graph_module": {"graph": {"tensor_values": {
+      "a": {"dtype": 7, "sizes": [{"as_int": 2}], "device": {"type": "cpu"}},
+      "b": {"dtype": 7, "sizes": [{"as_int": 2}], "device": {"type": "cpu"}},
+      "c": {"dtype": 7, "sizes": [{"as_int": 2}], "device": {"type": "cpu"}, "layout": 1},
+      "d": {"dtype": 7, "sizes": [{"as_int": 2}], "extra": 1},
+      "e": {"dtype": 7, "sizes": [{"as_int": 2}], "extra": 1},
+      "f": {"dtype": 7, "sizes": [{"as_int": 2}], "device": {"type": "cpu"}}}}},
+    "config": {"w": {"path_name": "weight_0", "tensor_meta":
+      {"dtype": 7, "sizes": [{"as_int": 2}], "device": {"type": "cpu"}}}}})";
+  documents.push_back(repeats);
   // The node-argument fast path, on the same terms: every kind it reads, and each way a
   // NamedArgument or Argument leaves the well-formed case.
   const std::string arguments = R"({"graph_module": {"graph": {"nodes": [
@@ -223,7 +236,7 @@ TEST(ReadersSetters, SameProtosAndFindingsAsReflectionOnBadInputs) {
   // And each of them with one byte changed, 400 times over (a fixed seed): the fast paths
   // must leave every mutant to the generic reader exactly as it would read it.
   std::mt19937 random(28);
-  for (const std::string* base : {&arguments, &tensor_metas}) {
+  for (const std::string* base : {&arguments, &tensor_metas, &repeats}) {
     const std::string bytes = "{}[]\",: 0-19eE.\\nulrtafsx";
     for (int k = 0; k < 400; ++k) {
       std::string mutant = *base;

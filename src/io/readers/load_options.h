@@ -35,7 +35,8 @@ struct LoadOptions {
   // Node metadata interned (src/core/ir/node_metadata.h) instead of read as key/value
   // messages: 57 MB less at the peak at 4,096 layers (docs/performance.md, "At scale"). Only
   // for an IR that is read and never changed or written (`check`'s): the passes that copy
-  // nodes, and the writers, read Node.metadata.
+  // nodes, and the writers, read Node.metadata. Repeated TensorMetas then share one message
+  // too (src/io/readers/json/tensor_meta_repeats.h).
   bool intern_node_metadata = false;
 };
 

@@ -2,6 +2,7 @@
 // the padded input, for the end of a key or string and for escapes, without a library call.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -114,6 +115,32 @@ inline const char* scan_name_object(const char* p, const char* limit, std::size_
   name = std::string_view(begin, static_cast<std::size_t>(end - begin));
   p = skip_space(end + 1);
   return *p == '}' ? p + 1 : nullptr;
+}
+
+// The size of the JSON object at `p` (its '{'), through the matching '}', counting strings
+// and their escapes; 0 when it does not end within `max_bytes` or before `end`. Meant for
+// text a reader has already read as valid JSON: it checks nothing else.
+inline std::size_t object_text_size(const char* p, const char* end, std::size_t max_bytes) {
+  if (p >= end || *p != '{') return 0;
+  const char* limit = end - p > static_cast<std::ptrdiff_t>(max_bytes) ? p + max_bytes : end;
+  std::size_t depth = 0;
+  for (const char* q = p; q < limit; ++q) {
+    switch (*q) {
+      case '{': case '[': ++depth; break;
+      case '}': case ']':
+        if (--depth == 0) return static_cast<std::size_t>(q + 1 - p);
+        break;
+      case '"':
+        for (++q;; q += 2) {
+          q = find_quote_or_backslash(q, limit);
+          if (q >= limit) return 0;
+          if (*q == '"') break;
+        }
+        break;
+      default: break;
+    }
+  }
+  return 0;
 }
 
 inline std::string_view trim(std::string_view s) {

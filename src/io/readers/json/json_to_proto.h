@@ -47,7 +47,9 @@ class JsonToProto {
   // as it goes (json_input_release.h): the caller must not read `json` afterwards. The
   // parser's own index is given back that way in every case.
   // With `interned_strings`, node metadata is interned into it (Node.interned_metadata, see
-  // src/core/ir/node_metadata.h) instead of read into Node.metadata.
+  // src/core/ir/node_metadata.h) instead of read into Node.metadata, and, for a `message` on
+  // an arena, TensorMeta fields whose JSON text repeats one read before point at that one
+  // message (tensor_meta_repeats.h). Both are for an IR that is only read.
   bool read(const PaddedBytes& json, google::protobuf::Message& message, const JsonSource& source,
             LoadReporter& reporter, InputDiscard discard = {},
             google::protobuf::RepeatedPtrField<std::string>* interned_strings = nullptr);

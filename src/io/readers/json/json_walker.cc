@@ -201,6 +201,8 @@ inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable
     read_field(v, m, t.fields[0]);
     return;
   }
+  // Taken before the object is: then the value has no token to show.
+  const char* start = t.fast == FastPath::kTensorMeta ? v.raw_json_token().data() : nullptr;
   od::object object;
   if (auto e = v.get_object().get(object)) {
     if (check(e) && !fatal_) {
@@ -218,7 +220,7 @@ inline void Walker::read_message(od::value v, pb::Message& m, const MessageTable
   switch (t.fast) {
     case FastPath::kNone: break;
     case FastPath::kTensorMeta:
-      if (fast_tensor_meta(object, static_cast<ir::TensorMeta&>(m))) return;
+      if (fast_tensor_meta(object, start, static_cast<ir::TensorMeta&>(m))) return;
       break;
     case FastPath::kNamedArgument:
       if (fast_named_argument(object, static_cast<ir::NamedArgument&>(m))) return;
@@ -313,6 +315,9 @@ inline void Walker::read_field(od::value v, pb::Message& m, const FieldEntry& f)
     return;
   }
   if (f.sub != nullptr) {
+    if (share_tensor_metas_ && f.sub->fast == FastPath::kTensorMeta && share_tensor_meta(v, m, f)) {
+      return;
+    }
     read_message(v, put_message(m, f), *f.sub);
     return;
   }

@@ -20,6 +20,7 @@
 #include "io/readers/json/json_schema_tables.h"
 #include "io/readers/json/json_to_proto.h"
 #include "io/readers/json/metadata_interner.h"
+#include "io/readers/json/tensor_meta_repeats.h"
 #include "io/readers/load_reporter.h"
 #include "io/readers/padded_bytes.h"
 #include "program.pb.h"
@@ -51,7 +52,8 @@ class Walker {
          const JsonReadOptions& options, const JsonSource& source, LoadReporter& reporter,
          InputRelease* release, MetadataInterner* interner)
       : doc_(doc), parser_(parser), json_(json), options_(options), source_(source),
-        reporter_(reporter), release_(release), interner_(interner) {
+        reporter_(reporter), release_(release), interner_(interner),
+        share_tensor_metas_(interner != nullptr) {
     steps_.reserve(64);
   }
 
@@ -278,9 +280,16 @@ class Walker {
   // {"type": "cpu", "index": null or n}
   Fast fast_device(od::value v, ir::Device& out);
 
+  Fast fast_tensor_meta_fields(od::object& object, ir::TensorMeta& m);
+
   // True when the object was read (or a structural error reported); false when the generic
-  // reader must read it, with `m` empty and the object back at its start.
-  bool fast_tensor_meta(od::object& object, ir::TensorMeta& m);
+  // reader must read it, with `m` empty and the object back at its start. `start` is the
+  // object's '{' in the input: a text read before is copied (tensor_meta_repeats.h).
+  bool fast_tensor_meta(od::object& object, const char* start, ir::TensorMeta& m);
+
+  // For an IR that is only read: points the singular TensorMeta field `f` of `parent` at the
+  // message of a text read before, when the value `v` repeats one, instead of reading it.
+  bool share_tensor_meta(od::value& v, pb::Message& parent, const FieldEntry& f);
 
   // Give up, with `m` cleared and `object` back at its first field, unless `r` says the
   // object was read or the document ended: the fast readers' common end.
@@ -319,6 +328,9 @@ class Walker {
   InputRelease* release_;  // told where the walk is, between elements of lists and maps
   MetadataInterner* interner_;  // null: node metadata read as key/value messages
   ir::StringEntry metadata_entry_;  // an interned value that is no string, read here; reused
+  TensorMetaRepeats tensor_meta_repeats_;
+  // The IR is only read (as with interner_): repeated TensorMetas share one message.
+  bool share_tensor_metas_;
   std::vector<Step> steps_;
   std::vector<std::uint8_t> unescaped_;  // unescape_string()'s buffer, reused
   std::uint32_t depth_ = 0;

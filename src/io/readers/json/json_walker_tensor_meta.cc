@@ -94,16 +94,47 @@ inline Walker::Fast Walker::fast_device(od::value v, ir::Device& out) {
   return type_seen ? Fast::kDone : Fast::kGiveUp;
 }
 
-bool Walker::fast_tensor_meta(od::object& object, ir::TensorMeta& m) {
+bool Walker::fast_tensor_meta(od::object& object, const char* start, ir::TensorMeta& m) {
   // The generic reader would count two more levels (sizes, one SymInt).
   if (depth_ + 2 > options_.max_depth) return false;
+  const char* end = json_.data() + json_.size();
+  // When messages are shared, read_field has looked already.
+  if (!share_tensor_metas_) {
+    if (const ir::TensorMeta* seen = tensor_meta_repeats_.find(start, end)) {
+      m.CopyFrom(*seen);
+      return true;  // the object is left unread: its parent skips it
+    }
+  }
+  const Fast r = fast_tensor_meta_fields(object, m);
+  // Only an arena's message may be shared: the fields that point at it do not own it.
+  if (r == Fast::kDone) {
+    tensor_meta_repeats_.record(start, end, m, share_tensor_metas_ && m.GetArena() != nullptr);
+  }
+  return settle(r, object, m);
+}
+
+bool Walker::share_tensor_meta(od::value& v, pb::Message& parent, const FieldEntry& f) {
+  // Where read_message's fast path would run: the object one level down, its fields two more.
+  if (f.fd->is_repeated() || depth_ + 3 > options_.max_depth) return false;
+  const ir::TensorMeta* seen =
+      tensor_meta_repeats_.find(v.raw_json_token().data(), json_.data() + json_.size());
+  // A copy (heap) or another arena's message cannot be pointed at.
+  if (seen == nullptr || seen->GetArena() == nullptr || seen->GetArena() != parent.GetArena()) {
+    return false;
+  }
+  f.owner_reflection->UnsafeArenaSetAllocatedMessage(&parent, const_cast<ir::TensorMeta*>(seen),
+                                                      f.fd);
+  return true;  // the value is left unread: its parent skips it
+}
+
+Walker::Fast Walker::fast_tensor_meta_fields(od::object& object, ir::TensorMeta& m) {
   enum : unsigned { kDtype = 1, kSizes = 2, kGrad = 4, kDevice = 8, kStrides = 16,
                     kOffset = 32, kLayout = 64 };
   unsigned seen = 0;
   Fast r = Fast::kDone;
   for (auto result : object) {
     od::field field;
-    if (!next_field(std::move(result), field)) return true;
+    if (!next_field(std::move(result), field)) return Fast::kFatal;
     std::string_view key;
     if (!plain_key(field, key)) {
       r = Fast::kGiveUp;
@@ -159,7 +190,7 @@ bool Walker::fast_tensor_meta(od::object& object, ir::TensorMeta& m) {
     if (r != Fast::kDone) break;
   }
   if (r == Fast::kDone && (seen & (kDtype | kSizes)) != (kDtype | kSizes)) r = Fast::kGiveUp;
-  return settle(r, object, m);
+  return r;
 }
 
 bool Walker::settle(Fast r, od::object& object, pb::Message& m) {
