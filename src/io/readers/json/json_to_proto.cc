@@ -13,6 +13,7 @@
 #include "io/readers/json/json_document.h"
 #include "io/readers/json/json_schema_tables.h"
 #include "io/readers/json/json_walker.h"
+#include "io/readers/json/simdjson_internals.h"
 #include "core/rule_catalogue.h"
 #include "program.pb.h"
 
@@ -26,24 +27,6 @@ namespace od = simdjson::ondemand;
 namespace pb = google::protobuf;
 
 static_assert(PaddedBytes::kPadding >= simdjson::SIMDJSON_PADDING);
-
-namespace {
-
-// The On-Demand parser keeps its stage-1 implementation (and so the structural index) in a
-// private member; json_input_release.h gives the index's pages back behind the walk. An
-// explicit instantiation may name a private member: this reads it without changing
-// simdjson. Checked against simdjson 3.0 (the Debian package).
-struct ParserImplementation {
-  using type = std::unique_ptr<simdjson::internal::dom_parser_implementation> od::parser::*;
-};
-template <typename Tag, typename Tag::type Member>
-struct Expose {
-  friend typename Tag::type member_of(Tag) { return Member; }
-};
-template struct Expose<ParserImplementation, &od::parser::implementation>;
-ParserImplementation::type member_of(ParserImplementation);
-
-}  // namespace
 
 struct JsonToProto::Impl {
   // simdjson's own depth limit sits above the walker's, so the walker always reports a too
@@ -75,7 +58,7 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
   }
   od::document doc;
   auto error = json_reader::iterate_document(impl_->parser, json).get(doc);
-  const auto& stage1 = impl_->parser.*member_of(ParserImplementation{});
+  const simdjson::internal::dom_parser_implementation* stage1 = json_reader::stage1_of(impl_->parser);
   const std::size_t skip = json_reader::bom_length(json);
   json_reader::InputRelease release(json.data() + skip, json.size() - skip,
                                     stage1 ? stage1->structural_indexes.get() : nullptr,

@@ -320,7 +320,7 @@ class Walker {
   }
 
   od::document& doc_;
-  const od::parser& parser_;  // only its unescape(), which writes where it is told
+  const od::parser& parser_;  // its unescape(), which writes where it is told, and its index
   const PaddedBytes& json_;
   const JsonReadOptions& options_;
   const JsonSource& source_;

@@ -2,6 +2,7 @@
 // straight into the message's generated fields; anything else is handed back to the generic
 // reader, which reports it exactly as it always did.
 #include "io/readers/json/json_walker.h"
+#include "io/readers/json/simdjson_internals.h"
 
 namespace pt2lint::json_reader {
 
@@ -105,10 +106,16 @@ bool Walker::fast_tensor_meta(od::object& object, const char* start, ir::TensorM
       return true;  // the object is left unread: its parent skips it
     }
   }
+  // Just past the '{' (the object was opened, nothing of it read): where the count of its
+  // tokens starts, for a later jump over a repeat (share_tensor_meta).
+  const std::uint32_t* opened = next_token(doc_);
   const Fast r = fast_tensor_meta_fields(object, m);
   // Only an arena's message may be shared: the fields that point at it do not own it.
   if (r == Fast::kDone) {
-    tensor_meta_repeats_.record(start, end, m, share_tensor_metas_ && m.GetArena() != nullptr);
+    // Read to its end, the object's tokens run from the '{' before `opened` to here.
+    const auto tokens = static_cast<std::uint32_t>(next_token(doc_) - (opened - 1));
+    tensor_meta_repeats_.record(start, end, m, share_tensor_metas_ && m.GetArena() != nullptr,
+                                tokens);
   }
   return settle(r, object, m);
 }
@@ -116,15 +123,23 @@ bool Walker::fast_tensor_meta(od::object& object, const char* start, ir::TensorM
 bool Walker::share_tensor_meta(od::value& v, pb::Message& parent, const FieldEntry& f) {
   // Where read_message's fast path would run: the object one level down, its fields two more.
   if (f.fd->is_repeated() || depth_ + 3 > options_.max_depth) return false;
-  const ir::TensorMeta* seen =
-      tensor_meta_repeats_.find(v.raw_json_token().data(), json_.data() + json_.size());
+  const char* start = v.raw_json_token().data();
+  const TensorMetaRepeats::Repeat* repeat =
+      tensor_meta_repeats_.find_repeat(start, json_.data() + json_.size());
   // A copy (heap) or another arena's message cannot be pointed at.
+  const ir::TensorMeta* seen = repeat == nullptr ? nullptr : repeat->message;
   if (seen == nullptr || seen->GetArena() == nullptr || seen->GetArena() != parent.GetArena()) {
     return false;
   }
   f.owner_reflection->UnsafeArenaSetAllocatedMessage(&parent, const_cast<ir::TensorMeta*>(seen),
                                                       f.fd);
-  return true;  // the value is left unread: its parent skips it
+  // The same bytes from a '{' make the same tokens, so the value ends `tokens` on: the
+  // iterator goes there at once instead of through its ~30 tokens. Where the index does not
+  // bear that out, nothing moves and the parent skips the value token by token.
+  if (repeat->tokens != 0) {
+    (void)jump_over_unread_object(doc_, parser_, start, repeat->text.size(), repeat->tokens);
+  }
+  return true;  // the value is left unread, or jumped over
 }
 
 Walker::Fast Walker::fast_tensor_meta_fields(od::object& object, ir::TensorMeta& m) {

@@ -12,7 +12,8 @@
 //
 // An IR that is only read (`check`'s, on an arena) need not even copy: the value's field
 // points at the first reading's message (Walker::share_tensor_meta), so 147k TensorMetas at
-// 4,096 layers are a few dozen messages.
+// 4,096 layers are a few dozen messages. Identical tokens are also as many: the iterator
+// jumps the recorded count of them (simdjson_internals.h) instead of skipping one by one.
 #pragma once
 
 #include <cstddef>
@@ -29,17 +30,26 @@ namespace pt2lint::json_reader {
 
 class TensorMetaRepeats {
  public:
-  // The message recorded for a text that the input at `p` begins with, else null. `end` is
-  // the end of the input (not of its padding); at least 64 bytes past it are readable.
-  const ir::TensorMeta* find(const char* p, const char* end) {
+  // A text read before, with what was recorded of it.
+  struct Repeat {
+    std::uint64_t head;  // head_of() the text, for a text of kHeadBytes or more
+    std::string text;  // a copy: the walk gives back the input it has passed
+    const ir::TensorMeta* message;  // copy.get(), or the shared message
+    std::unique_ptr<const ir::TensorMeta> copy;
+    std::uint32_t tokens;  // simdjson's structural tokens in the text; 0 when not counted
+  };
+
+  // The recorded text that the input at `p` begins with, else null. `end` is the end of the
+  // input (not of its padding); at least 64 bytes past it are readable.
+  const Repeat* find_repeat(const char* p, const char* end) {
     if (entries_.empty() || !looking_) return nullptr;
     const std::uint64_t head = head_of(p);
-    for (const Entry& e : entries_) {
+    for (const Repeat& e : entries_) {
       if ((e.text.size() < kHeadBytes || e.head == head) &&
           static_cast<std::size_t>(end - p) >= e.text.size() &&
           std::memcmp(p, e.text.data(), e.text.size()) == 0) {
         ++hits_;
-        return e.message;
+        return &e;
       }
     }
     // A program whose values rarely repeat stops paying for the look-up.
@@ -47,13 +57,21 @@ class TensorMetaRepeats {
     return nullptr;
   }
 
+  // The message of find_repeat(p, end), else null.
+  const ir::TensorMeta* find(const char* p, const char* end) {
+    const Repeat* repeat = find_repeat(p, end);
+    return repeat == nullptr ? nullptr : repeat->message;
+  }
+
   // Records `m`, read by the fast path from the object at `p`, while there is room: a copy
   // of it, or with `share`, `m` itself, which must then stay as it is while this lives.
-  void record(const char* p, const char* end, const ir::TensorMeta& m, bool share) {
+  // `tokens` is the object's count of structural tokens, if known.
+  void record(const char* p, const char* end, const ir::TensorMeta& m, bool share,
+              std::uint32_t tokens = 0) {
     if (entries_.size() >= kMaxEntries || !looking_) return;
     const std::size_t size = object_text_size(p, end, kMaxTextBytes);
     if (size == 0) return;
-    Entry e{head_of(p), std::string(p, size), nullptr, nullptr};
+    Repeat e{head_of(p), std::string(p, size), nullptr, nullptr, tokens};
     if (share) {
       e.message = &m;
     } else {
@@ -69,13 +87,6 @@ class TensorMetaRepeats {
   static constexpr std::size_t kTrialMisses = 256;
   static constexpr std::size_t kHeadBytes = 64;  // no more than the input's padding
 
-  struct Entry {
-    std::uint64_t head;  // head_of() the text, for a text of kHeadBytes or more
-    std::string text;  // a copy: the walk gives back the input it has passed
-    const ir::TensorMeta* message;  // copy.get(), or the shared message
-    std::unique_ptr<const ir::TensorMeta> copy;
-  };
-
   // A hash of the kHeadBytes at `p` (past the input's end, its zeroed padding): a text that
   // long is compared in full only with an input of the same head. A shorter one (torch
   // writes none: its TensorMeta has seven fields) is always compared.
@@ -85,7 +96,7 @@ class TensorMetaRepeats {
     return h ^ (h >> 29);
   }
 
-  std::vector<Entry> entries_;
+  std::vector<Repeat> entries_;
   std::size_t hits_ = 0;
   std::size_t misses_ = 0;
   bool looking_ = true;

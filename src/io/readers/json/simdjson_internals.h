@@ -1,0 +1,32 @@
+// What the JSON reader needs of simdjson On-Demand that simdjson keeps in private or
+// protected members: the stage-1 structural index (json_input_release.h gives its pages
+// back behind the walk) and the document's token iterator (a repeated TensorMeta is jumped
+// over instead of skipped token by token, tensor_meta_repeats.h). Checked against
+// simdjson 3.0, the Debian package. Internal to src/io/readers/json_*.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <simdjson.h>
+
+namespace pt2lint::json_reader {
+
+namespace od = simdjson::ondemand;
+
+// The parser's stage-1 implementation: the structural index of the last document it
+// iterated. Null before the first.
+const simdjson::internal::dom_parser_implementation* stage1_of(const od::parser& parser);
+
+// The position of `doc`'s iterator in the structural index: the token it reads next.
+const std::uint32_t* next_token(od::document& doc);
+
+// Moves `doc`'s iterator past an object value nothing has read yet, as simdjson's skip of
+// an unread value would leave it, without visiting its tokens. The object is `size` bytes
+// of input at `start` and `tokens` structural tokens, '{' and '}' included. Moves nothing
+// and returns false unless the iterator is at that '{', `tokens` later one token is that
+// '}' and the index holds them.
+bool jump_over_unread_object(od::document& doc, const od::parser& parser, const char* start,
+                             std::size_t size, std::uint32_t tokens);
+
+}  // namespace pt2lint::json_reader
