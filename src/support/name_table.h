@@ -36,9 +36,8 @@ class NameTable {
     if (slots_.empty() || (names_.size() + 1) * 2 > slots_.size()) {
       rehash(slots_.empty() ? 16 : slots_.size() * 2);
     }
-    const std::uint64_t h = hash(name);
-    const auto tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const auto tag = static_cast<std::uint32_t>(hash(name));
+    for (std::size_t i = tag & mask_;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.id == kAbsent) {
         slot = {tag, static_cast<std::int32_t>(names_.size())};
@@ -52,9 +51,8 @@ class NameTable {
   // The id of `name`, or kAbsent.
   int find(std::string_view name) const {
     if (slots_.empty()) return kAbsent;
-    const std::uint64_t h = hash(name);
-    const auto tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const auto tag = static_cast<std::uint32_t>(hash(name));
+    for (std::size_t i = tag & mask_;; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (slot.id == kAbsent) return kAbsent;
       if (slot.tag == tag && names_[static_cast<std::size_t>(slot.id)] == name) return slot.id;
@@ -92,7 +90,10 @@ class NameTable {
 
  private:
   struct Slot {
-    std::uint32_t tag = 0;  // high half of the hash: most mismatches skip the string compare
+    // The low half of the hash. The slot index is its low bits (ids are int32, so a table
+    // never has more than 2^32 slots): a rehash reads no name. Its bits above the index make
+    // most mismatches skip the string compare.
+    std::uint32_t tag = 0;
     std::int32_t id = kAbsent;
   };
 
@@ -154,8 +155,7 @@ class NameTable {
     mask_ = capacity - 1;
     for (const Slot& slot : old) {
       if (slot.id == kAbsent) continue;
-      const std::uint64_t h = hash(names_[static_cast<std::size_t>(slot.id)]);
-      std::size_t i = h & mask_;
+      std::size_t i = slot.tag & mask_;
       while (slots_[i].id != kAbsent) i = (i + 1) & mask_;
       slots_[i] = slot;
     }
