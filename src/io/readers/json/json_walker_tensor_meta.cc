@@ -126,13 +126,12 @@ bool Walker::share_tensor_meta(od::value& v, pb::Message& parent, const FieldEnt
   const char* start = v.raw_json_token().data();
   const TensorMetaRepeats::Repeat* repeat =
       tensor_meta_repeats_.find_repeat(start, json_.data() + json_.size());
+  if (repeat == nullptr) return false;
   // A copy (heap) or another arena's message cannot be pointed at.
-  const ir::TensorMeta* seen = repeat == nullptr ? nullptr : repeat->message;
-  if (seen == nullptr || seen->GetArena() == nullptr || seen->GetArena() != parent.GetArena()) {
-    return false;
-  }
-  f.owner_reflection->UnsafeArenaSetAllocatedMessage(&parent, const_cast<ir::TensorMeta*>(seen),
-                                                      f.fd);
+  const google::protobuf::Arena* arena = repeat->message->GetArena();
+  if (arena == nullptr || arena != parent.GetArena()) return false;
+  f.owner_reflection->UnsafeArenaSetAllocatedMessage(
+      &parent, const_cast<ir::TensorMeta*>(repeat->message), f.fd);
   // The same bytes from a '{' make the same tokens, so the value ends `tokens` on: the
   // iterator goes there at once instead of through its ~30 tokens. Where the index does not
   // bear that out, nothing moves and the parent skips the value token by token.
