@@ -25,6 +25,8 @@ fi
 
 if [ "${PHASES:-0}" = 1 ] && [ -f "$corpus/big/kv_nested_256l.pt2" ]; then
   exe=/tmp/pt2lint-phase-timings
+  # The CLI's memory set-up too (huge pages for the heap and large arrays), or the phases pay
+  # for 4 KB page faults that pt2lint check does not.
   # One static library per layer (CMakeLists.txt), listed from the top layer down so that each
   # archive's undefined symbols are resolved by the ones after it.
   libs=""
@@ -33,7 +35,8 @@ if [ "${PHASES:-0}" = 1 ] && [ -f "$corpus/big/kv_nested_256l.pt2" ]; then
     libs="$libs $build/libpt2lint_$layer.a"
   done
   # shellcheck disable=SC2086
-  ${CXX:-g++} -std=c++20 -O2 -I"$here/../../src" -I"$build" "$here/phase_timings.cc" -o "$exe" \
+  ${CXX:-g++} -std=c++20 -O2 -I"$here/../../src" -I"$build" "$here/phase_timings.cc" \
+    "$here/../../src/cli/huge_page_heap.cc" "$here/../../src/cli/array_new.cc" -o "$exe" \
     $libs -lprotobuf -lminizip -lz -lsimdjson -lfmt -pthread
   phases_file=${PHASES_FILE:-$corpus/big/kv_nested_256l.pt2}
   echo "== phases of $(basename "$phases_file") (median of ${PHASE_RUNS:-15} cold processes; wall ms, CPU ms, RSS MB after, peak MB so far)"

@@ -24,6 +24,7 @@
 #include "io/readers/load_reporter.h"
 #include "io/readers/zip/zip_archive.h"
 #include "rules/register_all_rules.h"
+#include "cli/huge_page_heap.h"
 #include "support/huge_pages.h"
 
 using namespace pt2lint;
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool per_rule = std::getenv("PER_RULE") != nullptr;
+  pt2lint::use_huge_pages_for_heap();  // as src/cli/main.cc does
   Timer t;
   RuleRegistry registry;
   register_all_rules(registry);
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", opened.message().c_str());
     return 2;
   }
-  const ZipArchive* zip = opened.value().get();
+  std::unique_ptr<ZipArchive> zip = std::move(opened).value();
   t.lap("zip_open");
   const ZipArchive::Member* model = nullptr;
   const ZipArchive::Member* weights = nullptr;

@@ -2,10 +2,13 @@
 // a finding, never a crash, an extraction or a huge allocation.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "readers_test_support.h"
+#include "io/readers/padded_bytes.h"
 #include "io/readers/zip/zip_archive.h"
+#include "support/temp_file.h"
 
 namespace pt2lint {
 namespace {
@@ -215,6 +218,42 @@ TEST(ReadersZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
 // The central directory is listed from its bytes when minizip cannot fail on it, and by
 // minizip's stepping otherwise: both must give the same members. The last record's comment
 // length pointing past the archive sends it to minizip (which never reads that comment).
+// A member of 16 MB and more is read from the file in two halves, the second on another
+// thread (archive_bytes.cc): every byte lands where it belongs, and a file cut short inside
+// the second half is a read error, never a buffer with a hole of zeros in it.
+TEST(ReadersZip, LargeStoredMemberReadFromAFileInTwoHalves) {
+  std::string data(std::size_t{20} << 20, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>((i * 2654435761u) >> 13);
+  const std::string zip = make_zip({{"m/big.bin", data}});
+  for (const bool cut : {false, true}) {
+    SCOPED_TRACE(cut ? "cut inside the second half" : "whole");
+    Expected<TempFile> file = TempFile::create(".zip");
+    ASSERT_TRUE(file.ok());
+    {
+      std::ofstream out(file->path(), std::ios::binary);
+      out << zip;
+    }
+    auto opened = ZipArchive::open_file(file->path(), 16);
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    const ZipArchive& archive = *opened.value();
+    const ZipArchive::Member* member = archive.find("m/big.bin");
+    ASSERT_NE(member, nullptr);
+    if (cut) {
+      // The directory is read; now the data ends three quarters of the way through.
+      std::filesystem::resize_file(file->path(), zip.size() - data.size() / 4);
+    }
+    PaddedBytes bytes;
+    const Status read = archive.read(*member, data.size(), bytes);
+    if (cut) {
+      EXPECT_FALSE(read.ok());
+    } else {
+      ASSERT_TRUE(read.ok()) << read.message();
+      ASSERT_EQ(bytes.view().size(), data.size());
+      EXPECT_TRUE(bytes.view() == data);
+    }
+  }
+}
+
 TEST(ReadersZip, DirectoryListedInOnePassMatchesMinizip) {
   const std::vector<ZipEntry> entries = pt2_entries();
   const std::string clean = make_zip(entries);
