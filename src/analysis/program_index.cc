@@ -112,6 +112,7 @@ void ProgramIndex::index_values(const ir::Graph& g) {
   // (name id, node) for every node that reads a name, once per node, in node order.
   std::vector<std::pair<int, int>> reads;
   reads.reserve(static_cast<std::size_t>(g.nodes_size()) * 3);
+  node_ops_.reserve(static_cast<std::size_t>(g.nodes_size()));
   for (int n = 0; n < g.nodes_size(); ++n) {
     const ir::Node& node = g.nodes(n);
     names.clear();
@@ -121,6 +122,7 @@ void ProgramIndex::index_values(const ir::Graph& g) {
       has_subgraph = has_subgraph || input.arg().has_as_graph();
     }
     if (has_subgraph) subgraph_nodes_.push_back(n);
+    node_ops_.push_back(ops_.intern(node.target()));
     for (std::string_view name : names) {
       const int id = intern(name);
       grow();

@@ -76,6 +76,13 @@ class ProgramIndex {
   const SsaFacts& ssa_facts() const { return ssa_facts_; }
   // Top-level nodes with a subgraph argument (higher-order ops), in graph order.
   const std::vector<int>& subgraph_nodes() const { return subgraph_nodes_; }
+  // The top-level nodes' targets, interned: op ids 0..op_count()-1, one per distinct target.
+  // A rule that looks for a few ops decides once per op and then reads one dense array, not
+  // every node's target string: at 100k nodes the IR is far larger than the caches, and a
+  // scan of the targets cost ~100 ns a node (docs/performance.md).
+  int node_op(int node) const { return node_ops_[static_cast<std::size_t>(node)]; }
+  int op_count() const { return static_cast<int>(ops_.size()); }
+  std::string_view op_name(int op) const { return ops_.name(op); }
 
   // Placeholders and specs.
   const std::vector<std::string_view>& placeholder_names() const { return placeholders_; }
@@ -144,6 +151,8 @@ class ProgramIndex {
   std::vector<std::array<int, kTargetKinds>> spec_by_target_;  // by target id, by kind
   SsaFacts ssa_facts_;
   std::vector<int> subgraph_nodes_;
+  NameTable ops_;              // node targets
+  std::vector<int> node_ops_;  // by node: its target's id in ops_
   OpKnowledge op_knowledge_;
 
   mutable std::shared_ptr<const StateStorage> storage_;  // one thread per index

@@ -24,20 +24,9 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
 fi
 
 if [ "${PHASES:-0}" = 1 ] && [ -f "$corpus/big/kv_nested_256l.pt2" ]; then
-  exe=/tmp/pt2lint-phase-timings
-  # The CLI's memory set-up too (huge pages for the heap and large arrays), or the phases pay
-  # for 4 KB page faults that pt2lint check does not.
-  # One static library per layer (CMakeLists.txt), listed from the top layer down so that each
-  # archive's undefined symbols are resolved by the ones after it.
-  libs=""
-  for layer in properties reports lowering contract engine diagnosis rules analysis io core support \
-               op_table ir; do
-    libs="$libs $build/libpt2lint_$layer.a"
-  done
-  # shellcheck disable=SC2086
-  ${CXX:-g++} -std=c++20 -O2 -I"$here/../../src" -I"$build" "$here/phase_timings.cc" \
-    "$here/../../src/cli/huge_page_heap.cc" "$here/../../src/cli/array_new.cc" -o "$exe" \
-    $libs -lprotobuf -lminizip -lz -lsimdjson -lfmt -pthread
+  # Built by the Release tree with its tests (tests/CMakeLists.txt), as the checker is.
+  cmake --build "$build" --target pt2lint_phase_timings >/dev/null
+  exe=$build/tests/pt2lint_phase_timings
   phases_file=${PHASES_FILE:-$corpus/big/kv_nested_256l.pt2}
   echo "== phases of $(basename "$phases_file") (median of ${PHASE_RUNS:-15} cold processes; wall ms, CPU ms, RSS MB after, peak MB so far)"
   python3 - "$exe" "$phases_file" "${PHASE_RUNS:-15}" <<'PY'

@@ -115,9 +115,10 @@ int main(int argc, char** argv) {
   ir::Program& program = arena ? *google::protobuf::Arena::CreateMessage<ir::Program>(arena)
                                : *new ir::Program;
   program.set_name("model");
-  // As pt2lint check does: the walk gives back the pages of the JSON it has passed.
+  // As pt2lint check does: the walk gives back the pages of the JSON it has passed, and the
+  // read-only IR interns node metadata and shares repeated TensorMetas (engine.cc).
   reader.read(json, *program.mutable_program(), {"model", model->name}, reporter,
-              InputDiscard{&json});
+              InputDiscard{&json}, program.mutable_node_metadata_strings());
   t.lap("json_to_ir");
   json = PaddedBytes();
   t.lap("free_json");
@@ -152,7 +153,9 @@ int main(int argc, char** argv) {
     dataflow::summarize_dataflow(index, summary);
     t.lap("df_summary");
     for (const auto& rule : registry.rules()) {
-      if (rule->info().phase == RulePhase::kDataflow) rule->check(index, out);
+      if (rule->info().phase != RulePhase::kDataflow) continue;
+      rule->check(index, out);
+      if (per_rule) t.lap("  " + std::string(rule->info().name));
     }
     t.lap("df_rules");
     findings = out.findings().size();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/dataflow/effective_mutations.h"
 #include "analysis/dataflow/program_dataflow.h"
@@ -91,15 +92,15 @@ class NormStatsMatchTrainingMode final : public Rule {
 
   void check(const ProgramIndex& index, DiagnosticSink& sink) const override {
     const ir::Graph& graph = index.graph();
-    // Most programs have no batch norm: they pay for one scan of the targets, nothing more.
-    if (std::none_of(graph.nodes().begin(), graph.nodes().end(),
-                     [](const ir::Node& node) { return norm_op(node.target()) != nullptr; }))
-      return;
+    // Most programs have no batch norm: they pay for one look at each distinct target.
+    std::vector<const NormOp*> norm_by_op(static_cast<std::size_t>(index.op_count()));
+    for (int op = 0; op < index.op_count(); ++op) norm_by_op[static_cast<std::size_t>(op)] = norm_op(index.op_name(op));
+    if (std::none_of(norm_by_op.begin(), norm_by_op.end(), [](const NormOp* norm) { return norm != nullptr; })) return;
     dataflow::ProgramDataflow flow(index);
     std::map<std::string_view, ModuleNorms> modules;  // by module FQN
     for (int n = 0; n < graph.nodes_size(); ++n) {
       const ir::Node& node = graph.nodes(n);
-      const NormOp* norm = norm_op(node.target());
+      const NormOp* norm = norm_by_op[static_cast<std::size_t>(index.node_op(n))];
       if (norm == nullptr) continue;
       bool training = norm->fixed_training;
       const bool literal = norm->mode_arg.empty() || opschema::node_bool_argument(node, norm->mode_arg, training);

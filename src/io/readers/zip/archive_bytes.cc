@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 #include <thread>
 
 namespace pt2lint {
@@ -47,7 +48,13 @@ std::size_t pread_large(int fd, char* out, std::size_t n, off_t at) {
   if (n < kSplitRead) return pread_fully(fd, out, n, at);
   const std::size_t first = n / 2;
   std::size_t second_done = 0;
-  std::thread second([&] { second_done = pread_fully(fd, out + first, n - first, at + static_cast<off_t>(first)); });
+  std::thread second;
+  try {
+    second = std::thread(
+        [&] { second_done = pread_fully(fd, out + first, n - first, at + static_cast<off_t>(first)); });
+  } catch (const std::system_error&) {
+    return pread_fully(fd, out, n, at);  // no thread to be had: one read, as below 16 MB
+  }
   const std::size_t first_done = pread_fully(fd, out, first, at);
   second.join();
   // The bytes are whole only up to the first gap.
