@@ -17,6 +17,7 @@
 
 #include "analysis/dataflow/dataflow_summary.h"
 #include "analysis/program_index.h"
+#include "cli/huge_page_heap.h"
 #include "core/diagnostic_sink.h"
 #include "core/rule_registry.h"
 #include "engine/engine.h"
@@ -24,7 +25,6 @@
 #include "io/readers/load_reporter.h"
 #include "io/readers/zip/zip_archive.h"
 #include "rules/register_all_rules.h"
-#include "cli/huge_page_heap.h"
 #include "support/huge_pages.h"
 
 using namespace pt2lint;
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool per_rule = std::getenv("PER_RULE") != nullptr;
-  pt2lint::use_huge_pages_for_heap();  // as src/cli/main.cc does
+  use_huge_pages_for_heap();  // as src/cli/main.cc does
   Timer t;
   RuleRegistry registry;
   register_all_rules(registry);

@@ -215,9 +215,6 @@ TEST(ReadersZip, LargeArchivesCheckTheProgramCrcBesideTheWeights) {
   EXPECT_EQ(r.file.programs[0].weights().config().config_size(), 4000);
 }
 
-// The central directory is listed from its bytes when minizip cannot fail on it, and by
-// minizip's stepping otherwise: both must give the same members. The last record's comment
-// length pointing past the archive sends it to minizip (which never reads that comment).
 // A member of 16 MB and more is read from the file in two halves, the second on another
 // thread (archive_bytes.cc): every byte lands where it belongs, and a file cut short inside
 // the second half is a read error, never a buffer with a hole of zeros in it.
@@ -254,6 +251,9 @@ TEST(ReadersZip, LargeStoredMemberReadFromAFileInTwoHalves) {
   }
 }
 
+// The central directory is listed from its bytes when minizip cannot fail on it, and by
+// minizip's stepping otherwise: both must give the same members. The last record's comment
+// length pointing past the archive sends it to minizip (which never reads that comment).
 TEST(ReadersZip, DirectoryListedInOnePassMatchesMinizip) {
   const std::vector<ZipEntry> entries = pt2_entries();
   const std::string clean = make_zip(entries);

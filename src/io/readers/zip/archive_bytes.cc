@@ -101,16 +101,12 @@ ArchiveBytes::~ArchiveBytes() {
 
 bool ArchiveBytes::refill(std::uint64_t offset) {
   window_offset_ = offset;
-  window_size_ = 0;
-  while (window_size_ < kWindow && offset + window_size_ < size_) {
-    const ssize_t n = ::pread(fd_, window_.data() + window_size_,
-                              static_cast<std::size_t>(std::min<std::uint64_t>(kWindow - window_size_,
-                                                                                size_ - offset - window_size_)),
-                              static_cast<off_t>(base_ + offset + window_size_));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    window_size_ += static_cast<std::size_t>(n);
+  if (offset >= size_) {
+    window_size_ = 0;
+    return false;
   }
+  const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kWindow, size_ - offset));
+  window_size_ = pread_fully(fd_, window_.data(), want, static_cast<off_t>(base_ + offset));
   return window_size_ > 0;
 }
 
