@@ -267,14 +267,15 @@ std::string_view ProgramIndex::node_metadata(int node, std::string_view key) con
 }
 
 const StateStorage& ProgramIndex::storage() const {
-  if (!storage_) storage_ = std::make_shared<const StateStorage>(program_);
+  std::call_once(storage_once_,
+                 [this] { storage_ = std::make_shared<const StateStorage>(program_); });
   return *storage_;
 }
 
 const std::vector<CacheWrite>& ProgramIndex::cache_writes() const {
-  if (!cache_writes_) {
+  std::call_once(cache_writes_once_, [this] {
     cache_writes_ = std::make_shared<const std::vector<CacheWrite>>(find_cache_writes(*this));
-  }
+  });
   return *cache_writes_;
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -155,8 +156,11 @@ class ProgramIndex {
   std::vector<int> node_ops_;  // by node: its target's id in ops_
   OpKnowledge op_knowledge_;
 
-  mutable std::shared_ptr<const StateStorage> storage_;  // one thread per index
-  mutable std::shared_ptr<const std::vector<CacheWrite>> cache_writes_;  // likewise
+  // Built on first use, by whichever of the rules' threads asks first (engine/rule_phase.h).
+  mutable std::once_flag storage_once_;
+  mutable std::shared_ptr<const StateStorage> storage_;
+  mutable std::once_flag cache_writes_once_;
+  mutable std::shared_ptr<const std::vector<CacheWrite>> cache_writes_;
   const ir::Program* self_ = &program_;
   std::span<const ir::Program* const> archive_programs_;
 };

@@ -8,6 +8,7 @@
 #include "core/rule_catalogue.h"
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
+#include "engine/task_batch.h"
 #include "support/cpu_budget.h"
 #include "support/sanitizers.h"
 
@@ -125,28 +126,44 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   StructureWatch structural(static_cast<DiagnosticSink&>(any_error));
   DiscardingSink discarded;
   StructureWatch ignored_structural(discarded);
+  // A large program's rules run on two threads, a phase at a time; a small one's on this
+  // thread, one by one, with the budget looked at before each.
+  const bool two_threads = index.graph().nodes_size() >= two_threads_from_;
+  const auto charge = [&](double other_cpu) {
+    if (budget != nullptr) budget->charge(other_cpu);
+  };
+  const auto check_with = [&](const Rule& rule) {
+    return [&index, &rule](DiagnosticSink& to) { rule.check(index, to); };
+  };
+  TaskBatch structural_phase;
   for (const auto& rule : registry_.rules()) {
     if (rule->info().phase != RulePhase::kStructural) continue;
-    if (spent(rule->info().name)) break;
+    if ((!two_threads || structural_phase.empty()) && spent(rule->info().name)) break;
     if (filter_.enabled(rule->info().id)) {
-      rule->check(index, structural);
+      structural_phase.add(check_with(*rule), structural);
     } else if (rule->info().default_enabled && rule->info().id != kStateDictMismatch.id) {
       // Ignored (--ignore, per-file-ignores, a narrow --select): still judged for soundness.
       // The state dict is not the graph: a team that ignores it keeps its dataflow checks.
-      rule->check(index, ignored_structural);
+      structural_phase.add(check_with(*rule), ignored_structural);
     }
+    if (!two_threads) structural_phase.run_and_clear(false);
   }
+  charge(structural_phase.run_and_clear(two_threads));
   // A structure whose checks did not all run is not known to be sound.
   summary.structure_sound = !structural.broken() && !ignored_structural.broken() && !spent("the dataflow summary");
   if (summary.structure_sound) {
-    dataflow::summarize_dataflow(index, summary);
-    summarize_cache_ranges(index, summary);
+    TaskBatch dataflow_phase;
+    dataflow_phase.add([&](DiagnosticSink&) { dataflow::summarize_dataflow(index, summary); }, any_error);
+    dataflow_phase.add([&](DiagnosticSink&) { summarize_cache_ranges(index, summary); }, any_error);
+    if (!two_threads) dataflow_phase.run_and_clear(false);
     for (const auto& rule : registry_.rules()) {
       if (rule->info().phase != RulePhase::kDataflow) continue;
       if (!filter_.enabled(rule->info().id)) continue;
-      if (spent(rule->info().name)) break;
-      rule->check(index, any_error);
+      if ((!two_threads || dataflow_phase.empty()) && spent(rule->info().name)) break;
+      dataflow_phase.add(check_with(*rule), any_error);
+      if (!two_threads) dataflow_phase.run_and_clear(false);
     }
+    charge(dataflow_phase.run_and_clear(two_threads));
   }
   // Only a program with errors pays for the diagnosis; a clean one never gets here.
   if (any_error.broken() && !spent("the diagnosis")) summary.root_causes = diagnosis::plan_repairs(index);

@@ -33,10 +33,20 @@ enum class IrDisposal {
 using CheckedFileObserver =
     std::function<void(const std::vector<ir::Program*>& programs, FileResult& result)>;
 
+// From this many top-level nodes a program's rules run on two threads: below it the rules
+// take a few milliseconds in all, and the second core saved less than it cost
+// (docs/performance.md, "the rules on two cores").
+inline constexpr int kRulesOnTwoThreadsFrom = 16384;
+
 class Engine {
  public:
   Engine(const RuleRegistry& registry, RuleFilter filter, OpKnowledge ops = {})
       : registry_(registry), filter_(std::move(filter)), ops_(ops) {}
+
+  // Programs of at least `nodes` top-level nodes have each phase's rules run on two threads
+  // (engine/task_batch.h); smaller ones on the calling thread, one by one. The default is
+  // where a second thread starts to pay (docs/performance.md); tests set 0 or INT_MAX.
+  void set_rules_on_two_threads_from(int nodes) { two_threads_from_ = nodes; }
 
   FileResult check_file(const std::filesystem::path& path, const LoadOptions& options,
                         IrDisposal disposal = IrDisposal::kFree,
@@ -52,6 +62,7 @@ class Engine {
   const RuleRegistry& registry_;
   RuleFilter filter_;
   OpKnowledge ops_;
+  int two_threads_from_ = kRulesOnTwoThreadsFrom;
 };
 
 }  // namespace pt2lint

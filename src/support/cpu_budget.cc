@@ -15,7 +15,7 @@ double thread_cpu_seconds() {
 
 CpuBudget::CpuBudget(double seconds) : seconds_(seconds), start_(thread_cpu_seconds()) {}
 
-double CpuBudget::used() const { return thread_cpu_seconds() - start_; }
+double CpuBudget::used() const { return thread_cpu_seconds() - start_ + charged_; }
 
 bool CpuBudget::spent(std::string_view where) {
   if (spent_) return true;

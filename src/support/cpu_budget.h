@@ -20,12 +20,15 @@ class CpuBudget {
   bool was_spent() const { return spent_; }
   const std::string& stopped_before() const { return stopped_before_; }
   double seconds() const { return seconds_; }
-  // CPU seconds the thread has used since the budget started.
+  // CPU seconds the thread has used since the budget started, and what was charged.
   double used() const;
+  // Counts `seconds` another thread spent on the file's work (engine/rule_phase.h).
+  void charge(double seconds) { charged_ += seconds; }
 
  private:
   double seconds_;
   double start_;
+  double charged_ = 0;
   bool spent_ = false;
   std::string stopped_before_;
 };

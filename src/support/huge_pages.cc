@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 
 namespace pt2lint {
@@ -51,6 +52,18 @@ void* allocate_arena_block(std::size_t size) {
   // throws on failure (a null block would be dereferenced).
   if (block == nullptr) throw std::bad_alloc();
   return block;
+}
+
+void use_huge_pages_for_thread_heap() noexcept {
+  // glibc's thread heaps are reservations of HEAP_MAX_SIZE (64 MB on 64-bit) aligned on their
+  // size, grown in place: the advice on the reservation holds for what it grows into. A
+  // thread that shares the main heap marks part of that heap, which is advice only.
+  constexpr std::uintptr_t kThreadHeap = std::uintptr_t{64} << 20;
+  void* probe = std::malloc(64);
+  if (probe == nullptr) return;
+  const std::uintptr_t heap = reinterpret_cast<std::uintptr_t>(probe) & ~(kThreadHeap - 1);
+  std::free(probe);
+  madvise(reinterpret_cast<void*>(heap), kThreadHeap, MADV_HUGEPAGE);
 }
 
 }  // namespace pt2lint

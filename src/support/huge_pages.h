@@ -16,4 +16,11 @@ void free_large_block(void* block, std::size_t size) noexcept;
 // The same, for google::protobuf::ArenaOptions: throws std::bad_alloc like operator new.
 void* allocate_arena_block(std::size_t size);
 
+// For a thread that does a share of one check's work (the reader's and the rules' second
+// thread), called first thing: glibc gives the thread a heap of its own, in 4 KB pages,
+// whose first touch of each page costs a fault (~10 us on the machine of
+// docs/performance.md, more than a thread saves on a 5,000-node program); this marks that
+// heap MADV_HUGEPAGE, as the CLI does for the main one (cli/huge_page_heap.cc).
+void use_huge_pages_for_thread_heap() noexcept;
+
 }  // namespace pt2lint

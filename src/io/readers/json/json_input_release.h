@@ -30,6 +30,15 @@ struct InputDiscard {
 
 namespace json_reader {
 
+// Where another thread reads the input while the walk holding this goes on below it
+// (json_walker_beside.cc): at and past `offset`, and, in the structural index, at and past
+// `token`. Either may be raised while the walk reads, each on its own (a walk that sees a
+// newer one and an older other is only more careful). Null `token`: no bound in the index.
+struct InputHold {
+  std::atomic<std::size_t> offset{0};
+  std::atomic<const std::uint32_t*> token{nullptr};
+};
+
 class InputRelease {
  public:
   // `index`/`tokens`: the parser's structural index for `json` (offsets into it, ascending).
@@ -48,14 +57,30 @@ class InputRelease {
     release_before(static_cast<std::size_t>(position - json_));
   }
 
+  // Nothing `hold` covers is given back, until hold_from(nullptr).
+  void hold_from(const InputHold* hold) { hold_ = hold; }
+
+  // For a walk that starts at token `at` of the index, input offset `offset` (a second
+  // thread's): what lies below belongs to another walk, which gives it back itself.
+  void start_at(const std::uint32_t* at, std::size_t offset);
+
+  // The walk jumps from token `from` (input offset `from_offset`) to token `to` (`to_offset`):
+  // another walk read what lies between and gave it back behind itself. The offsets are the
+  // caller's: an entry of the index there may be given back already.
+  void jumped(const std::uint32_t* from, std::size_t from_offset, const std::uint32_t* to,
+              std::size_t to_offset);
+
  private:
-  void release_before(std::size_t offset);
+  // Gives back what lies well behind `offset`, searching the index below `index_limit` only:
+  // past a hold, another walk may have given entries back, which then read as zeros.
+  void release_before(std::size_t offset, const std::uint32_t* index_limit = nullptr);
 
   const char* json_;
   std::size_t json_size_;
   const std::uint32_t* index_;
   std::size_t tokens_;
   InputDiscard discard_;
+  const InputHold* hold_ = nullptr;
   std::ptrdiff_t next_check_ = kStep;
   std::size_t json_released_ = 0;    // bytes of the input given back
   std::size_t tokens_released_ = 0;  // entries of the index given back

@@ -49,7 +49,7 @@ JsonToProto::~JsonToProto() = default;
 
 bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const JsonSource& source,
                        LoadReporter& reporter, InputDiscard discard,
-                       pb::RepeatedPtrField<std::string>* interned_strings) {
+                       pb::RepeatedPtrField<std::string>* interned_strings, ReadBeside* beside) {
   const MessageTable* table = impl_->tables.get(message.GetDescriptor());
   if (table == nullptr) {
     // Not a Status: a programming error (a caller passing a message type outside
@@ -67,6 +67,7 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
   if (interned_strings != nullptr) interner.emplace(*interned_strings);
   Walker walker(doc, impl_->parser, json, impl_->options, source, reporter, &release,
                 interner ? &*interner : nullptr);
+  if (beside != nullptr) walker.read_beside(beside->hand_off);
   if (error) {
     walker.structural(error);
     return false;
@@ -94,6 +95,10 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
     return false;
   }
   walker.read_root(root, message, *table);
+  if (walker.finish_beside()) {
+    beside->read_again = true;
+    return false;
+  }
   if (walker.fatal()) return false;
   // Past the root object the iterator has no location unless more tokens follow.
   const char* trailing = nullptr;

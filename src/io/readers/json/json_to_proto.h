@@ -18,6 +18,18 @@
 
 namespace pt2lint {
 
+class HandOff;
+
+// A second thread for JsonToProto::read: a thread that serves `hand_off` reads part of the
+// document meanwhile (the top-level graph's tensor_values, json_walker_beside.cc).
+struct ReadBeside {
+  HandOff* hand_off = nullptr;
+  // Set by read() when the document is malformed in a way the two threads saw differently:
+  // then read() returned false, what it read and reported must be dropped, and the caller
+  // reads the document again (its input was given back) without a second thread.
+  bool read_again = false;
+};
+
 struct JsonReadOptions {
   std::uint32_t max_depth = 1024;
   // A single string beyond this is reported instead of copied into the IR.
@@ -25,6 +37,9 @@ struct JsonReadOptions {
   // Write IR fields through their generated setters (src/io/readers/json/ir_field_setters.h) instead
   // of reflection. Same result, about a third faster; false only for tests comparing both.
   bool use_field_setters = true;
+  // A read given a second thread (JsonToProto::read's `beside`) hands it the top-level
+  // graph's tensor_values from this size of document on; below it a thread saves nothing.
+  std::uint64_t beside_min_bytes = std::uint64_t{2} << 20;
 };
 
 // Where a document came from, for the findings it produces.
@@ -50,9 +65,12 @@ class JsonToProto {
   // src/core/ir/node_metadata.h) instead of read into Node.metadata, and, for a `message` on
   // an arena, TensorMeta fields whose JSON text repeats one read before point at that one
   // message (tensor_meta_repeats.h). Both are for an IR that is only read.
+  // With `beside`, another thread reads part of the document meanwhile: the same IR and
+  // findings, unless beside->read_again says to read the document again.
   bool read(const PaddedBytes& json, google::protobuf::Message& message, const JsonSource& source,
             LoadReporter& reporter, InputDiscard discard = {},
-            google::protobuf::RepeatedPtrField<std::string>* interned_strings = nullptr);
+            google::protobuf::RepeatedPtrField<std::string>* interned_strings = nullptr,
+            ReadBeside* beside = nullptr);
 
   // Cheap check used for files found by walking a folder: whether the document is an object
   // with one of `keys` at its top level. Values are skipped, not converted.

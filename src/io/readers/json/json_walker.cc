@@ -247,6 +247,10 @@ void Walker::read_struct_fields(od::object& object, pb::Message& m, const Messag
       duplicate_key(key, t.descriptor->name());
       return true;  // neither copy is merged into the other
     }
+    if (beside_ != nullptr && t.descriptor == ir::Graph::descriptor()) {
+      if (side_ == nullptr && f->name == "nodes") start_beside(m, t, seen);
+      if (side_ != nullptr && take_beside(m, *f)) return !fatal_;
+    }
     read_field(field.value(), m, *f);
     return !fatal_;
   });
@@ -322,6 +326,10 @@ inline void Walker::read_field(od::value v, pb::Message& m, const FieldEntry& f)
     return;
   }
   read_scalar(v, m, f, /*add=*/false);
+}
+
+void Walker::read_field_out_of_line(od::value v, pb::Message& m, const FieldEntry& f) {
+  read_field(v, m, f);
 }
 
 inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) {

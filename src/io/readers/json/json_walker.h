@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,10 @@
 #include "io/readers/load_reporter.h"
 #include "io/readers/padded_bytes.h"
 #include "program.pb.h"
+
+namespace pt2lint {
+class HandOff;
+}
 
 namespace pt2lint::json_reader {
 
@@ -56,6 +61,20 @@ class Walker {
         share_tensor_metas_(interner != nullptr) {
     steps_.reserve(64);
   }
+  // Waits for the read handed to another thread (read_beside), which uses this walk's input.
+  ~Walker();
+  Walker(const Walker&) = delete;
+  Walker& operator=(const Walker&) = delete;
+
+  // The top-level graph's tensor_values is read on `beside`'s thread while this walk reads
+  // the graph's nodes, when the document is at least `options.beside_min_bytes`
+  // (json_walker_beside.cc). Findings and the IR are the same as a walk on one thread.
+  void read_beside(HandOff* beside) { beside_ = json_.size() >= options_.beside_min_bytes ? beside : nullptr; }
+  // At the end of the walk: waits for the other thread, and says whether what the two read
+  // cannot be put together as one thread's reading. Then the walk stopped, what it read and
+  // reported is not the document's, and the input must be read again without a second
+  // thread (JsonToProto::read, ReadBeside::read_again).
+  bool finish_beside();
 
   bool fatal() const { return fatal_; }
   // Until iterate() succeeds the document has no position to ask for.
@@ -193,10 +212,25 @@ class Walker {
   void read_union_fields(od::object& object, pb::Message& m, const MessageTable& t);
 
   void read_field(od::value v, pb::Message& m, const FieldEntry& f);
+  // read_field out of line, for json_walker_beside.cc (read_field is inline here).
+  void read_field_out_of_line(od::value v, pb::Message& m, const FieldEntry& f);
 
   void read_list(od::value v, pb::Message& m, const FieldEntry& f);
 
   void read_keyed(od::value v, pb::Message& m, const FieldEntry& f);
+
+  // ---- The sibling read on another thread (json_walker_beside.cc).
+
+  struct SideRead;
+  // At the top-level graph's nodes, the fields `seen` read before them: hands the
+  // tensor_values after them to the other thread.
+  void start_beside(pb::Message& graph, const MessageTable& t, std::uint64_t seen);
+  // At field `f` of `graph`, whose value the walk is at: true when the other thread read it
+  // (its findings adopted, its entries moved into `graph`, the walk moved past it, or the
+  // walk stopped for a reading again); false when this walk reads it.
+  bool take_beside(pb::Message& graph, const FieldEntry& f);
+  // The other thread's part: finds the tensor_values after the nodes and reads them.
+  void read_side(SideRead& side) const;
 
   // ---- Scalars (json_walker_scalars.cc): strings, integers of every width, doubles, bools.
 
@@ -336,6 +370,9 @@ class Walker {
   std::uint32_t depth_ = 0;
   bool fatal_ = false;
   bool have_document_ = false;
+  HandOff* beside_ = nullptr;  // until the read it takes is handed over
+  std::shared_ptr<SideRead> side_;  // shared with the task on the other thread
+  bool read_again_ = false;  // finish_beside()
 };
 
 }  // namespace pt2lint::json_reader

@@ -37,7 +37,7 @@ void report_unsupported_schema(LoadContext& context, ir::Program& program, long 
 }
 
 void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Program& program,
-                       InputDiscard discard) {
+                       InputDiscard discard, ReadBeside* beside) {
   const PeekedSchemaVersion peeked = peek_schema_version(json);
   if (peeked.found && (peeked.integer_form || peeked.major != kSupportedSchemaMajor)) {
     report_unsupported_schema(context, program, peeked.major, peeked.minor, peeked.integer_form,
@@ -49,7 +49,9 @@ void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Progra
   const JsonSource source{program.name(), program.json_path()};
   context.json.read(json, *program.mutable_program(), source, held, discard,
                     context.options.intern_node_metadata ? program.mutable_node_metadata_strings()
-                                                         : nullptr);
+                                                         : nullptr,
+                    beside);
+  if (beside != nullptr && beside->read_again) return;  // the caller reads it again
   const auto& version = program.program().schema_version();
   if (program.program().has_schema_version() && version.major() != kSupportedSchemaMajor) {
     report_unsupported_schema(context, program, version.major(), version.minor(), false,

@@ -11,9 +11,10 @@ namespace pt2lint {
 // `program.name` and `program.json_path` must be set: findings are filed under them.
 // A program of a schema major this build does not read gets one unsupported-schema-version
 // finding and is marked not_checked; nothing else of it is converted or reported.
-// `discard`: see JsonToProto::read (the caller then no longer reads `json`).
+// `discard` and `beside`: see JsonToProto::read (the caller then no longer reads `json`).
+// When beside->read_again is set, nothing was reported and `program` must be read again.
 void read_program_json(LoadContext& context, const PaddedBytes& json, ir::Program& program,
-                       InputDiscard discard = {});
+                       InputDiscard discard = {}, ReadBeside* beside = nullptr);
 
 // That one finding (under `member`, at `json_path` when the version came from the program
 // JSON), and the program emptied and marked not_checked.

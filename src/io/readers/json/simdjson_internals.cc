@@ -24,6 +24,21 @@ struct DocumentIterator {
 template struct Expose<DocumentIterator, &od::document::iter>;
 DocumentIterator::type member_of(DocumentIterator);
 
+struct ParserStringBuffer {
+  using type = std::unique_ptr<std::uint8_t[]> od::parser::*;
+};
+template struct Expose<ParserStringBuffer, &od::parser::string_buf>;
+ParserStringBuffer::type member_of(ParserStringBuffer);
+
+// The constructors of a value and of its iterator are protected: a derived class may call them.
+struct ValueIteratorAt : od::value_iterator {
+  ValueIteratorAt(od::json_iterator* iter, od::depth_t depth, od::token_position at)
+      : od::value_iterator(iter, depth, at) {}
+};
+struct ValueAt : od::value {
+  explicit ValueAt(const od::value_iterator& iter) : od::value(iter) {}
+};
+
 }  // namespace
 
 const simdjson::internal::dom_parser_implementation* stage1_of(const od::parser& parser) {
@@ -57,6 +72,25 @@ bool jump_over_unread_object(od::document& doc, const od::parser& parser, const 
   it.ascend_to(depth - 2);
   it.reenter_child(at + tokens, depth - 1);
   return true;
+}
+
+void copy_cursor(od::document& to, od::document& from) {
+  to.*member_of(DocumentIterator{}) = od::json_iterator(from.*member_of(DocumentIterator{}));
+}
+
+void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
+                            const std::uint32_t* at, std::size_t string_offset) {
+  od::json_iterator& it = doc.*member_of(DocumentIterator{});
+  // An unread value's iterator is one level below its parent's, as in jump_over_unread_object.
+  const od::depth_t depth = it.depth();
+  it.ascend_to(depth - 1);
+  it.reenter_child(at, depth);
+  it.string_buf_loc() = (parser.*member_of(ParserStringBuffer{})).get() + string_offset;
+}
+
+od::value value_at_cursor(od::document& side) {
+  od::json_iterator& it = side.*member_of(DocumentIterator{});
+  return ValueAt(ValueIteratorAt(&it, it.depth(), it.position()));
 }
 
 }  // namespace pt2lint::json_reader

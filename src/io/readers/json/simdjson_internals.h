@@ -1,7 +1,8 @@
 // What the JSON reader needs of simdjson On-Demand that simdjson keeps in private or
 // protected members: the stage-1 structural index (json_input_release.h gives its pages
 // back behind the walk) and the document's token iterator (a repeated TensorMeta is jumped
-// over instead of skipped token by token, tensor_meta_repeats.h). Checked against
+// over instead of skipped token by token, tensor_meta_repeats.h; a second cursor reads a
+// sibling value on another thread, json_walker_beside.cc). Checked against
 // simdjson 3.0, the Debian package. Internal to src/io/readers/json_*.
 #pragma once
 
@@ -29,4 +30,16 @@ const std::uint32_t* next_token(od::document& doc);
 bool jump_over_unread_object(od::document& doc, const od::parser& parser, const char* start,
                              std::size_t size, std::uint32_t tokens);
 
+// A copy of `from`'s cursor in `to`: a second cursor over the same document, to read a
+// value on another thread (copied on `from`'s thread), or that cursor's end taken back.
+void copy_cursor(od::document& to, od::document& from);
+// Moves a copied cursor to token `at`, a later sibling of the value it was copied at (same
+// depth). Strings it unescapes then go to the parser's string buffer from `string_offset`
+// on: the buffer is larger than the input, and the strings unescaped from input at or past
+// an offset fit past that offset, so cursors reading disjoint spans of the input, each
+// from its span's offset, never write the same bytes.
+void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
+                            const std::uint32_t* at, std::size_t string_offset);
+// The value a side cursor is at, unread.
+od::value value_at_cursor(od::document& side);
 }  // namespace pt2lint::json_reader

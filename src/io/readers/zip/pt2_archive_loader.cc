@@ -13,6 +13,8 @@
 #include "io/readers/json/program_json.h"
 #include "io/readers/zip/pt2_archive_requirements.h"
 #include "io/readers/zip/zip_members.h"
+#include "support/hand_off.h"
+#include "support/huge_pages.h"
 #include "support/printable.h"
 
 namespace pt2lint {
@@ -25,6 +27,9 @@ constexpr std::string_view kJsonSuffix = ".json";
 constexpr std::string_view kConfigSuffix = "_config.json";
 // Written by pt2lint's Python package when it serializes a live program without its weights.
 constexpr std::string_view kRecordsOmittedMarker = "extra/pt2lint_records_omitted";
+// A program JSON of this size gets the second thread even when its weights config is small:
+// the thread reads part of it (JsonReadOptions::beside_min_bytes).
+constexpr std::uint64_t kProgramWorthAThread = std::uint64_t{2} << 20;
 
 // Every record of one state folder, whichever program it belongs to: programs of one
 // archive share storage, and sizes come from the central directory, never the bytes.
@@ -145,7 +150,8 @@ class StateLoad {
 
 // A large model's weights config is ~1 MB of JSON, and checking the CRC-32 of its 8 MB program
 // JSON takes ~2 ms: both run on a second thread while this one converts the program JSON
-// (docs/performance.md). The program's findings wait for its CRC: a damaged member is
+// (docs/performance.md). Then that thread takes the part of the program JSON the reader hands
+// it (json_walker_beside.cc). The program's findings wait for its CRC: a damaged member is
 // reported as damaged, not as whatever odd JSON it now holds. The CRC goes first, in steps,
 // and says how far it got: the reader gives back the pages of the JSON that both are done
 // with (json_input_release.h).
@@ -156,23 +162,46 @@ void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& 
                                      program.name(), context, json, ZipArchive::Crc::kLeaveToCaller);
   bool intact = true;
   std::atomic<std::size_t> crc_done{0};
+  HandOff hand_off;
+  ReadBeside beside{&hand_off};
   std::future<void> side = std::async(std::launch::async, [&] {
+    // However the two steps end: the reader may be waiting for what it handed over.
+    struct ServeOnExit {
+      HandOff& hand_off;
+      ~ServeOnExit() { hand_off.serve(); }
+    } serve{hand_off};
+    use_huge_pages_for_thread_heap();
     if (read) intact = crc_in_steps(member, json.view(), crc_done);
     weights.convert();
   });
   LoadReporter held;
-  if (read) {
-    check_json_bom(json, program.name(), member.name, context);
-    LoadContext parse{context.options, held, context.json};
-    read_program_json(parse, json, program, InputDiscard{&json, &crc_done});
+  {
+    CloseOnExit close(hand_off);
+    if (read) {
+      check_json_bom(json, program.name(), member.name, context);
+      LoadContext parse{context.options, held, context.json};
+      read_program_json(parse, json, program, InputDiscard{&json, &crc_done}, &beside);
+    }
   }
   side.get();
-  if (intact) {
-    context.reporter.adopt(held);
-  } else {
+  if (!intact) {
     program.clear_program();
     report_unreadable_member(member, kCorruptMemberError, program.name(), context);
+    return;
   }
+  if (beside.read_again) {
+    // A malformed document the two threads read differently (json_walker_beside.cc): read on
+    // this thread alone, from the archive again, since the walk gave its input back.
+    program.clear_program();
+    program.clear_node_metadata_strings();
+    PaddedBytes again;
+    LoadContext parse{context.options, held, context.json};
+    if (read_json_member(zip, member, context.options.max_program_json_bytes, program.name(),
+                         parse, again)) {
+      read_program_json(parse, again, program, InputDiscard{&again});
+    }
+  }
+  context.reporter.adopt(held);
 }
 
 }  // namespace
@@ -265,7 +294,7 @@ void load_pt2_archive(const ZipArchive& zip, std::string_view root_view, LoadCon
                       context.options, *program.mutable_weights());
     StateLoad constants(zip, root, kConstantsDir, name + "_constants_config.json", program,
                         context.options, *program.mutable_constants());
-    if (weights.worth_a_thread()) {
+    if (weights.worth_a_thread() || m.size >= kProgramWorthAThread) {
       load_program_beside_state(zip, m, context, program, weights);
     } else {
       PaddedBytes json;
