@@ -33,6 +33,8 @@ struct Reading {
   std::string findings;  // rule, JSON path and message of each, in order
   bool read = false;
   bool read_again = false;
+  std::size_t nodes_beside = 0;  // what the other thread read
+  bool values_beside = false;
 };
 
 // Reads `text` as the archive loader does: findings held until the reading is known to be
@@ -66,6 +68,8 @@ Reading read_json(const std::string& text, Beside beside) {
     if (beside == Beside::kLate) hand_off.serve();  // finds its task cancelled
     if (server.joinable()) server.join();
     out.read_again = out.read_again || side.read_again;
+    out.nodes_beside += side.nodes_read_beside;
+    out.values_beside = out.values_beside || side.tensor_values_read_beside;
     if (!side.read_again) reporter.adopt(held);
   }
   reporter.finish();
@@ -130,6 +134,12 @@ TEST(ReadersJsonBeside, HandMadeDocumentsReadAsOnOneThread) {
   // Well-formed documents, findings or not, are read once.
   const std::string clean = program(nodes(40), values(40));
   EXPECT_FALSE(expect_one_reading(clean, "clean"));
+  // The other thread always ahead reads tensor_values and the nodes' last quarter.
+  const Reading ahead = read_json(clean, Beside::kAhead);
+  EXPECT_TRUE(ahead.values_beside);
+  EXPECT_GE(ahead.nodes_beside, 8u);
+  EXPECT_LE(ahead.nodes_beside, 12u);
+  EXPECT_EQ(read_json(clean, Beside::kLate).nodes_beside, 0u);
   EXPECT_FALSE(expect_one_reading("\xEF\xBB\xBF" + clean, "byte order mark"));
   EXPECT_FALSE(expect_one_reading(program(nodes(5), values(5, 2)), "value errors in tensor_values"));
   EXPECT_FALSE(expect_one_reading(program(nodes(5), values(80, 0)), "more findings than a file shows"));
@@ -151,6 +161,10 @@ TEST(ReadersJsonBeside, HandMadeDocumentsReadAsOnOneThread) {
   const std::string subgraph = R"({"target": "torch.ops.higher_order.cond", "inputs": [{"name": "true_fn", "arg": {"as_graph": {"name": "g", "graph": {"inputs": [], "outputs": [], "nodes": [)" +
                                node(90) + "], " + values(2) + R"(}}}, "kind": 1}], "outputs": [], "name": "cond"})";
   expect_one_reading(program(subgraph + ", " + nodes(3), values(3)), "a subgraph");
+  // Last, it is in the other thread's part: its nodes' metadata is renumbered too.
+  const std::string subgraph_last = program(nodes(3) + ", " + subgraph, values(3));
+  EXPECT_FALSE(expect_one_reading(subgraph_last, "a subgraph last"));
+  EXPECT_GE(read_json(subgraph_last, Beside::kAhead).nodes_beside, 1u);
 }
 
 TEST(ReadersJsonBeside, MutantsReadAsOnOneThread) {

@@ -332,6 +332,10 @@ void Walker::read_field_out_of_line(od::value v, pb::Message& m, const FieldEntr
   read_field(v, m, f);
 }
 
+void Walker::read_message_out_of_line(od::value v, pb::Message& m, const MessageTable& t) {
+  read_message(v, m, t);
+}
+
 inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) {
   od::array array;
   if (auto e = v.get_array().get(array)) {
@@ -340,12 +344,18 @@ inline void Walker::read_list(od::value v, pb::Message& m, const FieldEntry& f) 
   }
   DepthScope depth(*this);
   if (!depth.ok()) return;
+  // The top-level graph's nodes, whose last elements another thread may be reading.
+  const bool split = side_ != nullptr && beside_ != nullptr && is_split_list(m, f);
   std::size_t i = 0;
   for (auto result : array) {
     od::value element;
     if (auto e = result.get(element)) {
       structural(e);
       return;
+    }
+    if (split && take_nodes(m)) {
+      if (fatal_) return;
+      continue;  // at the list's ']'
     }
     PathScope scope(steps_, {Step::kIndex, {}, i++});
     release_->passed(element.raw_json_token().data());

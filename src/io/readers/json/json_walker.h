@@ -75,6 +75,9 @@ class Walker {
   // reported is not the document's, and the input must be read again without a second
   // thread (JsonToProto::read, ReadBeside::read_again).
   bool finish_beside();
+  // What the other thread read and this walk took: nodes, and whether tensor_values.
+  std::size_t nodes_read_beside() const { return nodes_read_beside_; }
+  bool tensor_values_read_beside() const { return tensor_values_read_beside_; }
 
   bool fatal() const { return fatal_; }
   // Until iterate() succeeds the document has no position to ask for.
@@ -212,8 +215,9 @@ class Walker {
   void read_union_fields(od::object& object, pb::Message& m, const MessageTable& t);
 
   void read_field(od::value v, pb::Message& m, const FieldEntry& f);
-  // read_field out of line, for json_walker_beside.cc (read_field is inline here).
+  // read_field and read_message out of line, for json_walker_beside.cc (they are inline).
   void read_field_out_of_line(od::value v, pb::Message& m, const FieldEntry& f);
+  void read_message_out_of_line(od::value v, pb::Message& m, const MessageTable& t);
 
   void read_list(od::value v, pb::Message& m, const FieldEntry& f);
 
@@ -229,8 +233,19 @@ class Walker {
   // (its findings adopted, its entries moved into `graph`, the walk moved past it, or the
   // walk stopped for a reading again); false when this walk reads it.
   bool take_beside(pb::Message& graph, const FieldEntry& f);
-  // The other thread's part: finds the tensor_values after the nodes and reads them.
+  // In the top-level graph's nodes, at an element: true when the other thread read the
+  // elements from here on (they are appended to `graph`, the walk moved to the list's end,
+  // or it stopped for a reading again).
+  bool take_nodes(pb::Message& graph);
+  // Whether the list field `f` of `m` is the one take_nodes() watches.
+  bool is_split_list(const pb::Message& m, const FieldEntry& f) const;
+  // The other thread's part: finds the tensor_values after the nodes and the last elements
+  // of the nodes worth its time, and reads them.
   void read_side(SideRead& side) const;
+  void read_last_nodes(SideRead& side) const;
+  void read_tensor_values(SideRead& side) const;
+  // Waits for the other thread's part to be done (once), rethrowing what it threw.
+  void wait_for_side();
 
   // ---- Scalars (json_walker_scalars.cc): strings, integers of every width, doubles, bools.
 
@@ -373,6 +388,8 @@ class Walker {
   HandOff* beside_ = nullptr;  // until the read it takes is handed over
   std::shared_ptr<SideRead> side_;  // shared with the task on the other thread
   bool read_again_ = false;  // finish_beside()
+  std::size_t nodes_read_beside_ = 0;
+  bool tensor_values_read_beside_ = false;
 };
 
 }  // namespace pt2lint::json_reader

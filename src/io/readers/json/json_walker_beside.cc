@@ -1,8 +1,9 @@
 // The JSON reader's second thread (json_walker.h, read_beside): while this walk reads the
 // top-level graph's nodes, the thread that converted the weights config reads the graph's
-// tensor_values, the next field, with a cursor of its own over the same structural index.
-// At 4,096 layers the nodes are ~70% of the program JSON and tensor_values ~27%
-// (docs/performance.md): the second core had little to do while the first read both.
+// tensor_values, the next field, and the nodes' last elements, with cursors of its own over
+// the same structural index. At 4,096 layers the nodes are ~70% of the program JSON and
+// tensor_values ~27% (docs/performance.md): the second core had little to do while the
+// first read both.
 //
 // The result is the walk on one thread, exactly:
 // - the other thread finds the graph's `"tensor_values": {` from the end of the document,
@@ -12,6 +13,13 @@
 //   adopted when this walk reaches tensor_values, in document order, and this walk goes on
 //   from where the other one's cursor stopped, at the same depth, as if it had read the
 //   value itself. A structural error there ends this walk there too;
+// - it then counts brackets back from the nodes' ']' to an element boundary and offers to
+//   read the elements from there on (a sixth of them, what balances the two threads). This
+//   walk publishes each element it reaches, so the offer stands only when this walk is still
+//   before that element, and is taken there: the other thread's nodes are appended, their
+//   interned metadata renumbered in this walk's table in the order one walk would have
+//   interned it, and this walk moves to the list's ']'. Any finding there, or an element
+//   that does not end where the next one starts, is not put together: read again;
 // - the input is shared: while the other thread looks for tensor_values, this walk gives
 //   back nothing past the nodes' start (json_input_release.h, InputHold), then nothing past
 //   tensor_values, and each walk gives back only what lies behind itself;
@@ -21,6 +29,7 @@
 //   (finish_beside), and the caller reads the document again on one thread. Only such a
 //   document pays for two readings; a well-formed one never does.
 #include <atomic>
+#include <functional>
 #include <future>
 #include <limits>
 #include <optional>
@@ -35,36 +44,10 @@ namespace {
 
 constexpr std::size_t kHoldNothing = std::numeric_limits<std::size_t>::max();
 constexpr std::string_view kSiblingKey = "\"tensor_values\"";
-
-}  // namespace
-
-struct Walker::SideRead {
-  enum State : int { kPosted, kRunning, kCancelled };
-
-  pb::Message* graph = nullptr;           // whose tensor_values the other thread reads
-  const FieldEntry* field = nullptr;      // Graph.tensor_values
-  od::document cursor;                    // copied at the nodes, moved to tensor_values
-  const std::uint32_t* nodes_at = nullptr;  // the nodes' '['
-  std::vector<Step> steps;                // the JSON path down to the graph
-  std::uint32_t depth = 0;                // the walk's depth_ in the graph object
-  std::optional<InputRelease> release;    // the other walk's, from tensor_values on
-  InputHold hold;                         // what this walk may not give back meanwhile
-  std::atomic<int> state{kPosted};
-  std::promise<void> done;
-  std::future<void> finished = done.get_future();
-  // What the other thread read, once `finished` is ready.
-  LoadReporter reporter;                  // held until adopted
-  ir::Graph* entries = nullptr;           // its tensor_values, on the graph's arena
-  std::unique_ptr<ir::Graph> owned;       // `entries` of a graph on no arena
-  const std::uint32_t* value_at = nullptr;  // the tensor_values '{'; null: not found
-  std::size_t value_offset = 0;             // its offset in the input
-  const std::uint32_t* ended_at = nullptr;  // where the other walk stopped
-  std::size_t ended_offset = 0;             // and its offset (the input's size at its end)
-  bool fatal = false;
-  bool taken = false;  // by this walk, at tensor_values
-};
-
-namespace {
+// The share of the nodes, by bytes, the other thread offers to read: it also reads
+// tensor_values, ~40% of the nodes' size, and starts after the weights config. At 4,096
+// layers a quarter kept this walk waiting ~25 ms for it at the nodes; this balances them.
+constexpr double kNodesShare = 0.18;
 
 // Cancels the other thread's task if it has not started (it never will), else waits until it
 // is done: it reads the walk's input and parser. Whether it ran.
@@ -73,11 +56,67 @@ bool stop_or_wait(Side& side) {
   int state = Side::kPosted;
   if (side.state.compare_exchange_strong(state, Side::kCancelled)) return false;
   if (state != Side::kRunning) return false;
-  if (side.finished.valid()) side.finished.wait();
+  if (!side.waited && side.finished.valid()) side.finished.wait();
   return true;
 }
 
+// Renumbers the interned metadata of `node` and of the nodes of its subgraphs: `ids[i]` is
+// the id in this walk's table of the other thread's string i.
+void renumber(ir::Node& node, const std::vector<std::uint32_t>& ids) {
+  for (int i = 0; i < node.interned_metadata_size(); ++i) {
+    node.set_interned_metadata(i, ids[node.interned_metadata(i)]);
+  }
+  for (ir::NamedArgument& input : *node.mutable_inputs()) {
+    if (!input.arg().has_as_graph()) continue;
+    for (ir::Node& inner : *input.mutable_arg()->mutable_as_graph()->mutable_graph()->mutable_nodes()) {
+      renumber(inner, ids);
+    }
+  }
+}
+
 }  // namespace
+
+struct Walker::SideRead {
+  enum State : int { kPosted, kRunning, kCancelled };
+
+  pb::Message* graph = nullptr;               // whose fields the other thread reads
+  const FieldEntry* field = nullptr;          // Graph.tensor_values
+  const FieldEntry* nodes_field = nullptr;    // Graph.nodes
+  od::document cursor;                        // copied at the nodes, moved to tensor_values
+  od::document nodes_cursor;                  // copied at the nodes, moved to their last part
+  const std::uint32_t* nodes_at = nullptr;    // the nodes' '['
+  std::vector<Step> steps;                    // the JSON path down to the graph
+  std::uint32_t depth = 0;                    // the walk's depth_ in the graph object
+  InputRelease release;                       // this walk's, as it was at the nodes
+  InputHold hold;                             // what this walk may not give back meanwhile
+  std::atomic<int> state{kPosted};
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  bool waited = false;                        // `finished` was waited for, by this walk
+  // The offer of the nodes' last part: the first element's token, taken by this walk
+  // (kTaken) or withdrawn (null) by one compare-exchange; and the element this walk is at.
+  std::atomic<const std::uint32_t*> split{nullptr};
+  std::atomic<const std::uint32_t*> walk_at{nullptr};
+  const std::uint32_t* taken_marker() const { return nodes_at; }  // never an element
+  // What the other thread read, once `finished` is ready.
+  LoadReporter reporter;                      // tensor_values' findings, held until adopted
+  ir::Graph* entries = nullptr;               // its tensor_values and nodes, on the arena
+  std::unique_ptr<ir::Graph> owned;           // `entries` of a graph on no arena
+  const std::uint32_t* value_at = nullptr;    // the tensor_values '{'; null: not found
+  std::size_t value_offset = 0;               // its offset in the input
+  const std::uint32_t* ended_at = nullptr;    // where the other walk of it stopped
+  std::size_t ended_offset = 0;               // and its offset (the input's size at its end)
+  bool fatal = false;
+  bool taken = false;                         // tensor_values, by this walk
+  const std::uint32_t* split_at = nullptr;    // the offer, once the other thread reads it
+  std::size_t split_offset = 0;
+  const std::uint32_t* nodes_end = nullptr;   // the list's ']', when the part was read cleanly
+  std::size_t nodes_end_offset = 0;
+  pb::RepeatedPtrField<std::string> strings;  // the part's interned metadata
+  bool nodes_taken = false;                   // the part, by this walk
+
+  explicit SideRead(const InputRelease& walk_release) : release(walk_release) {}
+};
 
 Walker::~Walker() {
   if (side_ == nullptr) return;
@@ -88,21 +127,23 @@ Walker::~Walker() {
 void Walker::start_beside(pb::Message& graph, const MessageTable& t, std::uint64_t seen) {
   const std::uint32_t* nodes_at = next_token(doc_);
   const FieldEntry* field = t.find("tensor_values");
+  const FieldEntry* nodes_field = t.find("nodes");
   // A tensor_values read before the nodes makes the one after them a repeated key, skipped.
-  if (field == nullptr || field->index >= 64 || (seen >> field->index & 1) != 0 ||
-      nodes_at == nullptr || stage1_of(parser_) == nullptr ||
+  if (field == nullptr || nodes_field == nullptr || field->index >= 64 ||
+      (seen >> field->index & 1) != 0 || nodes_at == nullptr || stage1_of(parser_) == nullptr ||
       json_.data()[bom_length(json_) + *nodes_at] != '[') {
     beside_ = nullptr;
     return;
   }
-  auto side = std::make_shared<SideRead>();
+  auto side = std::make_shared<SideRead>(*release_);
   side->graph = &graph;
   side->field = field;
+  side->nodes_field = nodes_field;
   copy_cursor(side->cursor, doc_);
+  copy_cursor(side->nodes_cursor, doc_);
   side->nodes_at = nodes_at;
   side->steps.assign(steps_.begin(), steps_.end() - 1);  // without the "nodes" step
   side->depth = depth_;
-  side->release.emplace(*release_);
   side->hold.offset.store(*nodes_at, std::memory_order_release);
   side->hold.token.store(nodes_at, std::memory_order_release);
   if (google::protobuf::Arena* arena = graph.GetArena()) {
@@ -145,16 +186,96 @@ void Walker::read_side(SideRead& side) const {
     side.hold.token.store(nullptr, std::memory_order_release);
     return;
   }
-  // From here on this walk must take it: the other gives input back.
-  side.value_at = value_at;
+  side.value_at = value_at;  // from here on this walk must take it: the other gives input back
   side.value_offset = *value_at;
-  side.hold.offset.store(side.value_offset, std::memory_order_release);
-  side.hold.token.store(value_at, std::memory_order_release);
 
-  move_cursor_to_sibling(side.cursor, parser_, value_at, side.value_offset);
-  side.release->start_at(value_at, side.value_offset);
-  Walker walker(side.cursor, parser_, json_, options_, source_, side.reporter, &*side.release,
-                nullptr);
+  // `], "tensor_values"`: the nodes end just before. Back from their ']' to the ',' between
+  // two elements at the share's offset, counting brackets.
+  const std::uint32_t* nodes_end = value_at - 4;
+  const std::uint32_t* split = nullptr;
+  if (nodes_end > side.nodes_at && *at(nodes_end) == ']' && *at(value_at - 3) == ',') {
+    const auto nodes_offset = static_cast<double>(*side.nodes_at);
+    const auto share_from = static_cast<std::size_t>(
+        static_cast<double>(*nodes_end) - kNodesShare * (static_cast<double>(*nodes_end) - nodes_offset));
+    std::size_t depth = 0;
+    for (const std::uint32_t* p = nodes_end - 1; p > side.nodes_at; --p) {
+      const char c = *at(p);
+      if (c == ']' || c == '}') {
+        ++depth;
+      } else if (c == '[' || c == '{') {
+        if (depth == 0) break;  // an unbalanced document: no offer
+        --depth;
+      } else if (c == ',' && depth == 0 && *p <= share_from) {
+        split = p + 1;
+        break;
+      }
+    }
+  }
+  // The offer stands if this walk has not reached it yet (it publishes each element it is
+  // at before it looks at the offer, and the offer is published before the walk is looked
+  // at, so one of the two sees the other); else it is withdrawn, unless already taken.
+  bool offered = false;
+  if (split != nullptr) {
+    side.split.store(split, std::memory_order_seq_cst);
+    const std::uint32_t* walk = side.walk_at.load(std::memory_order_seq_cst);
+    const std::uint32_t* expected = split;
+    offered = std::less<>()(walk, split) || !side.split.compare_exchange_strong(expected, nullptr);
+  }
+  if (offered) {
+    side.split_at = split;
+    side.split_offset = *split;
+    side.hold.offset.store(side.split_offset, std::memory_order_release);
+    side.hold.token.store(split, std::memory_order_release);
+    read_last_nodes(side);
+  } else {
+    side.hold.offset.store(side.value_offset, std::memory_order_release);
+    side.hold.token.store(value_at, std::memory_order_release);
+  }
+  read_tensor_values(side);
+}
+
+void Walker::read_last_nodes(SideRead& side) const {
+  // The list's elements are one level below the list, which is where the cursor was copied.
+  od::json_iterator& it = iterator_of(side.nodes_cursor);
+  const od::depth_t list_depth = it.depth();
+  move_cursor_into(side.nodes_cursor, parser_, side.split_at, side.split_offset);
+  InputRelease release = side.release;
+  release.start_at(side.split_at, side.split_offset);
+  LoadReporter reporter;
+  MetadataInterner interner(side.strings);
+  Walker walker(side.nodes_cursor, parser_, json_, options_, source_, reporter, &release,
+                interner_ != nullptr ? &interner : nullptr);
+  walker.share_tensor_metas_ = share_tensor_metas_;
+  walker.steps_ = side.steps;
+  walker.depth_ = side.depth + 1;  // inside the list, as read_list's DepthScope leaves it
+  walker.have_document_ = true;
+  PathScope field(walker.steps_, {Step::kField, side.nodes_field->name});
+  const MessageTable& node_table = *side.nodes_field->sub;
+  auto& nodes = *side.entries->mutable_nodes();
+  for (;;) {
+    release.passed(reinterpret_cast<const char*>(it.peek()));
+    {
+      PathScope element(walker.steps_, {Step::kIndex, {}, 0});  // unused: no finding is kept
+      walker.read_message_out_of_line(value_at_cursor(side.nodes_cursor), *nodes.Add(), node_table);
+    }
+    if (walker.fatal_ || reporter.reported() != 0 || it.depth() != list_depth) return;
+    const std::uint8_t c = *it.peek();
+    if (c == ']') break;
+    if (c != ',') return;
+    it.return_current_and_advance();
+    it.descend_to(list_depth + 1);
+  }
+  side.nodes_end = it.position();
+  side.nodes_end_offset = *side.nodes_end;
+}
+
+void Walker::read_tensor_values(SideRead& side) const {
+  const simdjson::internal::dom_parser_implementation* stage1 = stage1_of(parser_);
+  const std::uint32_t* index_end = stage1->structural_indexes.get() + stage1->n_structural_indexes;
+  move_cursor_to_sibling(side.cursor, parser_, side.value_at, side.value_offset);
+  InputRelease release = side.release;
+  release.start_at(side.value_at, side.value_offset);
+  Walker walker(side.cursor, parser_, json_, options_, source_, side.reporter, &release, nullptr);
   walker.share_tensor_metas_ = share_tensor_metas_;
   walker.steps_ = side.steps;
   walker.depth_ = side.depth;
@@ -168,6 +289,67 @@ void Walker::read_side(SideRead& side) const {
   side.fatal = walker.fatal_;
 }
 
+void Walker::wait_for_side() {
+  SideRead& side = *side_;
+  if (side.waited) return;
+  side.waited = true;
+  side.finished.get();  // rethrows what the other thread threw
+  release_->hold_from(nullptr);  // the other thread is done
+}
+
+bool Walker::is_split_list(const pb::Message& m, const FieldEntry& f) const {
+  return &m == side_->graph && &f == side_->nodes_field;
+}
+
+bool Walker::take_nodes(pb::Message& graph) {
+  SideRead& side = *side_;
+  const std::uint32_t* here = next_token(doc_);
+  side.walk_at.store(here, std::memory_order_seq_cst);
+  if (side.split.load(std::memory_order_seq_cst) != here) return false;
+  const std::uint32_t* expected = here;
+  if (!side.split.compare_exchange_strong(expected, side.taken_marker())) return false;  // withdrawn
+  side.nodes_taken = true;
+  wait_for_side();
+  if (side.nodes_end == nullptr) {  // see the top of the file
+    read_again_ = true;
+    fatal_ = true;
+    return true;
+  }
+  // The other thread's strings after this walk's, in the order it met them: as one walk.
+  std::vector<std::uint32_t> ids;
+  ids.reserve(static_cast<std::size_t>(side.strings.size()));
+  if (interner_ != nullptr) {
+    for (const std::string& s : side.strings) ids.push_back(interner_->intern(s));
+  }
+  auto& nodes = *static_cast<ir::Graph&>(graph).mutable_nodes();
+  auto& part = *side.entries->mutable_nodes();
+  const int count = part.size();
+  std::vector<ir::Node*> moved(static_cast<std::size_t>(count));
+  if (graph.GetArena() == side.entries->GetArena()) {
+    part.UnsafeArenaExtractSubrange(0, count, moved.data());
+  } else {
+    part.ExtractSubrange(0, count, moved.data());
+  }
+  nodes.Reserve(nodes.size() + count);
+  nodes_read_beside_ = static_cast<std::size_t>(count);
+  for (ir::Node* node : moved) {
+    if (interner_ != nullptr) renumber(*node, ids);
+    if (graph.GetArena() != nullptr && graph.GetArena() == node->GetArena()) {
+      nodes.UnsafeArenaAddAllocated(node);
+    } else {
+      nodes.AddAllocated(node);
+    }
+  }
+  // At the list's ']', where the walk would be after its last element.
+  od::json_iterator& it = iterator_of(doc_);
+  const od::depth_t element_depth = it.depth();
+  it.ascend_to(element_depth - 1);
+  it.ascend_to(element_depth - 2);
+  it.reenter_child(side.nodes_end, element_depth - 1);
+  release_->jumped(here, side.split_offset, side.nodes_end, side.nodes_end_offset);
+  return true;
+}
+
 bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
   SideRead& side = *side_;
   if (&graph != side.graph || &f != side.field) return false;
@@ -177,8 +359,7 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
     release_->hold_from(nullptr);  // the other thread never started: read here
     return false;
   }
-  side.finished.get();  // rethrows what the other thread threw
-  release_->hold_from(nullptr);
+  wait_for_side();
   if (side.value_at == nullptr) return false;  // no `"tensor_values": {` after the nodes
   side.taken = true;
   if (next_token(doc_) != side.value_at) {  // see the top of the file
@@ -193,6 +374,7 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
   static_cast<ir::Graph&>(graph).mutable_tensor_values()->Swap(
       side.entries->mutable_tensor_values());
   reporter_.adopt(side.reporter);
+  tensor_values_read_beside_ = true;
   if (side.fatal) fatal_ = true;
   return true;
 }
@@ -200,10 +382,14 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
 bool Walker::finish_beside() {
   if (side_ == nullptr) return read_again_;
   const bool ran = stop_or_wait(*side_);
+  side_->waited = true;
   release_->hold_from(nullptr);
-  // The other thread read tensor_values and gave back input behind it, and this walk did not
-  // take it where it starts: this walk may have read that input.
-  if (ran && side_->value_at != nullptr && !side_->taken) read_again_ = true;
+  // The other thread read a part and gave back input behind it, and this walk did not take
+  // it where it starts: this walk may have read that input.
+  if (ran && ((side_->value_at != nullptr && !side_->taken) ||
+              (side_->split_at != nullptr && !side_->nodes_taken))) {
+    read_again_ = true;
+  }
   return read_again_;
 }
 

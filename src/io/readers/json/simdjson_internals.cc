@@ -88,6 +88,15 @@ void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
   it.string_buf_loc() = (parser.*member_of(ParserStringBuffer{})).get() + string_offset;
 }
 
+void move_cursor_into(od::document& doc, const od::parser& parser, const std::uint32_t* at,
+                      std::size_t string_offset) {
+  od::json_iterator& it = doc.*member_of(DocumentIterator{});
+  it.reenter_child(at, it.depth() + 1);
+  it.string_buf_loc() = (parser.*member_of(ParserStringBuffer{})).get() + string_offset;
+}
+
+od::json_iterator& iterator_of(od::document& doc) { return doc.*member_of(DocumentIterator{}); }
+
 od::value value_at_cursor(od::document& side) {
   od::json_iterator& it = side.*member_of(DocumentIterator{});
   return ValueAt(ValueIteratorAt(&it, it.depth(), it.position()));

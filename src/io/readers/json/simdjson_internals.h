@@ -40,6 +40,13 @@ void copy_cursor(od::document& to, od::document& from);
 // from its span's offset, never write the same bytes.
 void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
                             const std::uint32_t* at, std::size_t string_offset);
+// Moves a copied cursor, at an unread array, to token `at`, an element of that array, as
+// if the array were opened and `at` were the element it is at; strings as above.
+void move_cursor_into(od::document& doc, const od::parser& parser, const std::uint32_t* at,
+                      std::size_t string_offset);
+// The token iterator of `doc`, for a walk that steps through an array by hand (a second
+// cursor reading the array's last elements, json_walker_beside.cc).
+od::json_iterator& iterator_of(od::document& doc);
 // The value a side cursor is at, unread.
 od::value value_at_cursor(od::document& side);
 }  // namespace pt2lint::json_reader
