@@ -4,10 +4,7 @@
 
 #include <atomic>
 #include <exception>
-#include <system_error>
-#include <thread>
-
-#include "support/huge_pages.h"
+#include <future>
 
 namespace pt2lint {
 namespace {
@@ -20,10 +17,10 @@ double thread_cpu_seconds() {
 
 }  // namespace
 
-double TaskBatch::run_and_clear(bool two_threads) {
+double TaskBatch::run_and_clear(HandOff* other) {
   std::vector<Entry> tasks = std::move(tasks_);
   tasks_.clear();
-  if (!two_threads || tasks.size() < 2) {
+  if (other == nullptr || tasks.size() < 2) {
     for (Entry& e : tasks) e.task(*e.sink);
     return 0;
   }
@@ -41,19 +38,16 @@ double TaskBatch::run_and_clear(bool two_threads) {
     }
   };
   double other_cpu = 0;
-  std::thread other;
-  try {
-    other = std::thread([&] {
-      use_huge_pages_for_thread_heap();
-      const double start = thread_cpu_seconds();
-      work();
-      other_cpu = thread_cpu_seconds() - start;
-    });
-  } catch (const std::system_error&) {
-    // No thread to be had: this one does it all.
-  }
+  std::promise<void> other_done;
+  std::future<void> other_finished = other_done.get_future();
+  other->post([&] {
+    const double start = thread_cpu_seconds();
+    work();
+    other_cpu = thread_cpu_seconds() - start;
+    other_done.set_value();
+  });
   work();
-  if (other.joinable()) other.join();
+  other_finished.wait();
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (failed[i]) std::rethrow_exception(failed[i]);
     for (Finding& f : held[i].take()) tasks[i].sink->report(std::move(f));

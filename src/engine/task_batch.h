@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/diagnostic_sink.h"
+#include "support/hand_off.h"
 
 namespace pt2lint {
 
@@ -21,10 +22,10 @@ class TaskBatch {
 
   bool empty() const { return tasks_.empty(); }
 
-  // Runs every task added and forgets them, on this thread and, with `two_threads`, one
-  // more; rethrows what a task threw. Returns the CPU seconds the other thread spent, for a
-  // budget kept on this one.
-  double run_and_clear(bool two_threads);
+  // Runs every task added and forgets them, on this thread and, with `other`, on the thread
+  // that serves it too; rethrows what a task threw. Returns the CPU seconds the other thread
+  // spent, for a budget kept on this one.
+  double run_and_clear(HandOff* other);
 
  private:
   struct Entry {

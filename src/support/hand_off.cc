@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "support/huge_pages.h"
+
 namespace pt2lint {
 
 void HandOff::post(std::function<void()> task) {
@@ -36,6 +38,17 @@ void HandOff::serve() {
     }
     task();
   }
+}
+
+ServingThread::ServingThread()
+    : thread_([this] {
+        use_huge_pages_for_thread_heap();
+        hand_off_.serve();
+      }) {}
+
+ServingThread::~ServingThread() {
+  hand_off_.close();
+  thread_.join();
 }
 
 }  // namespace pt2lint

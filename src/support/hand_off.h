@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 namespace pt2lint {
 
@@ -36,6 +37,23 @@ class HandOff {
   std::condition_variable changed_;
   std::deque<std::function<void()>> tasks_;
   bool closed_ = false;
+};
+
+// A thread that serves its HandOff until it goes out of scope: a second core for the rules of
+// one program (engine/task_batch.h), started before they are needed so that its start-up
+// (a few ms: a new thread's heap) overlaps other work.
+class ServingThread {
+ public:
+  // Throws std::system_error when no thread can be started.
+  ServingThread();
+  ~ServingThread();
+  ServingThread(const ServingThread&) = delete;
+  ServingThread& operator=(const ServingThread&) = delete;
+  HandOff& hand_off() { return hand_off_; }
+
+ private:
+  HandOff hand_off_;
+  std::thread thread_;
 };
 
 // Closes a HandOff when it goes out of scope, however the scope ends: a serving thread

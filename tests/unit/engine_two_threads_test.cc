@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <optional>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include "engine/task_batch.h"
 #include "reports/formats.h"
 #include "rules/register_all_rules.h"
+#include "support/hand_off.h"
 #include "test_paths.h"
 
 namespace pt2lint {
@@ -79,7 +81,9 @@ std::vector<std::string> findings_of_tasks(bool two_threads) {
         },
         t % 3 == 0 ? second : first);
   }
-  batch.run_and_clear(two_threads);
+  std::optional<ServingThread> other;
+  if (two_threads) other.emplace();
+  batch.run_and_clear(other ? &other->hand_off() : nullptr);
   EXPECT_TRUE(batch.empty());
   std::vector<std::string> out(2);
   for (const Finding& f : first.findings()) out[0] += f.message + " ";
@@ -99,7 +103,8 @@ TEST(EngineTwoThreads, WhatATaskThrowsReachesTheCaller) {
   batch.add([](DiagnosticSink& to) { to.report(Finding{}); }, sink);
   batch.add([](DiagnosticSink&) { throw std::runtime_error("a task failed"); }, sink);
   batch.add([](DiagnosticSink& to) { to.report(Finding{}); }, sink);
-  EXPECT_THROW(batch.run_and_clear(true), std::runtime_error);
+  ServingThread other;
+  EXPECT_THROW(batch.run_and_clear(&other.hand_off()), std::runtime_error);
 }
 
 }  // namespace
