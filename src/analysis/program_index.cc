@@ -133,11 +133,22 @@ void ProgramIndex::index_values(const ir::Graph& g) {
         reads.emplace_back(id, n);
       }
     }
-    names.clear();
-    for (const ir::Argument& output : node.outputs()) {
-      collect_value_names(output, names);
-      check_metadata(output);
+    // Each output name is looked up once here and its id reused below: at 100k nodes each
+    // lookup is a cache miss into the name table and the IR (docs/performance.md). Interning
+    // a name early is invisible: an id with no definition, entry or user answers as absent.
+    typed.clear();
+    for (const ir::Argument& output : node.outputs()) collect_typed_values(output, typed);
+    for (const TypedValue& value : typed) {
+      if (value.name.empty()) continue;
+      const int id = intern(value.name);
+      grow();
+      if ((infos_[static_cast<std::size_t>(id)].tables & table_bit(value.table)) == 0)
+        ssa_facts_.metadata_complete = false;
     }
+    names.clear();
+    for (const ir::Argument& output : node.outputs()) collect_value_names(output, names);
+    int named_id = NameTable::kAbsent;  // the id of the FX node name, when an output has it
+    const std::string_view fx_name = fx_node_name(node);
     for (std::string_view name : names) {
       const int id = intern(name);
       grow();
@@ -145,6 +156,7 @@ void ProgramIndex::index_values(const ir::Graph& g) {
       NameInfo& info = infos_[id];
       ++info.definitions;
       if (!info.defined()) info.first = ValueDef{-1, n};
+      if (name == fx_name) named_id = id;
     }
     const bool named = node.has_name() && !node.name().empty();
     if (named && std::find(names.begin(), names.end(), node.name()) == names.end()) {
@@ -153,7 +165,9 @@ void ProgramIndex::index_values(const ir::Graph& g) {
       define_fx(id);
     }
     // The FX node name; "" is indexed too, as before.
-    NameInfo& named_info = infos_[intern(fx_node_name(node))];
+    if (named_id == NameTable::kAbsent) named_id = intern(fx_name);
+    grow();
+    NameInfo& named_info = infos_[static_cast<std::size_t>(named_id)];
     if (named_info.node < 0) named_info.node = n;
   }
 
