@@ -182,8 +182,15 @@ class SymbolFacts {
   // `_assert_scalar(le(a, b))` and friends, as "form <= 0"; one-symbol forms tighten its range.
   void collect_assertions() {
     const ir::Graph& graph = index_.graph();
-    for (const ir::Node& node : graph.nodes()) {
-      if (node.target() != "torch.ops.aten._assert_scalar.default" || node.inputs_size() == 0) continue;
+    // The op's id among the interned targets: one compare per distinct target, not per node.
+    int assert_op = -1;
+    for (int op = 0; op < index_.op_count(); ++op) {
+      if (index_.op_name(op) == "torch.ops.aten._assert_scalar.default") assert_op = op;
+    }
+    if (assert_op < 0) return;
+    for (int n = 0; n < graph.nodes_size(); ++n) {
+      const ir::Node& node = graph.nodes(n);
+      if (index_.node_op(n) != assert_op || node.inputs_size() == 0) continue;
       const ir::Argument& cond = node.inputs(0).arg();
       if (!cond.has_as_sym_bool() || !cond.as_sym_bool().has_as_name()) continue;
       const std::optional<ValueDef> def = index_.definition(cond.as_sym_bool().as_name());
@@ -429,11 +436,17 @@ std::vector<CacheWrite> find_cache_writes(const ProgramIndex& index) {
   std::vector<CacheWrite> writes;
   std::optional<SymbolFacts> facts;  // built at the first candidate write
   const ir::Graph& graph = index.graph();
+  // Which targets may write a buffer at a range, decided once per distinct target.
+  std::vector<bool> may_write(static_cast<std::size_t>(index.op_count()));
+  for (int op = 0; op < index.op_count(); ++op) {
+    std::string_view name = index.op_name(op);
+    if (name.starts_with("torch.ops.")) name.remove_prefix(10);
+    may_write[static_cast<std::size_t>(op)] =
+        name.starts_with("aten.slice_scatter") || name.starts_with("aten.index_") ||
+        name.starts_with("aten.copy_") || name.starts_with("aten.fill_") || name.starts_with("aten.zero_");
+  }
   for (int n = 0; n < graph.nodes_size(); ++n) {
-    const std::string_view op = op_of(graph.nodes(n));
-    if (!op.starts_with("aten.slice_scatter") && !op.starts_with("aten.index_") && !op.starts_with("aten.copy_") &&
-        !op.starts_with("aten.fill_") && !op.starts_with("aten.zero_"))
-      continue;
+    if (!may_write[static_cast<std::size_t>(index.node_op(n))]) continue;
     if (!facts) facts.emplace(index);
     const std::optional<Site> site = site_of(index, *facts, n);
     if (!site) continue;
