@@ -3,8 +3,11 @@
 #include "analysis/state/cache_ranges.h"
 #include "analysis/state/state_storage.h"
 #include "core/ir/node_metadata.h"
+#include "support/hand_off.h"
 
 #include <algorithm>
+#include <exception>
+#include <future>
 #include <string>
 
 namespace pt2lint {
@@ -23,9 +26,99 @@ int target_kind(StateKind kind) {
   }
 }
 
+// A name and its hash, read from the IR before it is interned.
+struct HashedName {
+  std::string_view text;
+  std::uint64_t hash;
+};
+struct HashedTyped {
+  HashedName name;
+  ValueTable table;
+};
+
+// What the index reads of a run of nodes, gathered in flat arrays before any name is
+// interned: following the IR's pointers and hashing its names is most of the index's time
+// at 100k nodes, and can be shared between two threads (the interning cannot).
+struct GatheredNodes {
+  struct Node {
+    std::size_t inputs_end, typed_end, outputs_end;  // ends in the arrays below
+    HashedName target, name, fx_name;
+    bool named, has_subgraph;
+  };
+  std::vector<HashedName> inputs;   // value names the node reads
+  std::vector<HashedTyped> typed;   // values its outputs define that have a metadata table
+  std::vector<HashedName> outputs;  // value names its outputs define
+  std::vector<Node> nodes;
+};
+
+HashedName hashed(std::string_view text) { return {text, NameTable::hash(text)}; }
+
+void gather_nodes(const ir::Graph& g, int begin, int end, GatheredNodes& out) {
+  const auto count = static_cast<std::size_t>(end - begin);
+  out.nodes.reserve(count);
+  out.inputs.reserve(count * 3);
+  out.outputs.reserve(count);
+  out.typed.reserve(count);
+  std::vector<std::string_view> names;
+  std::vector<TypedValue> typed;
+  for (int n = begin; n < end; ++n) {
+    const ir::Node& node = g.nodes(n);
+    GatheredNodes::Node gathered{};
+    names.clear();
+    for (const ir::NamedArgument& input : node.inputs()) {
+      collect_value_names(input.arg(), names);
+      gathered.has_subgraph = gathered.has_subgraph || input.arg().has_as_graph();
+    }
+    for (std::string_view name : names) out.inputs.push_back(hashed(name));
+    typed.clear();
+    names.clear();
+    for (const ir::Argument& output : node.outputs()) {
+      collect_typed_values(output, typed);
+      collect_value_names(output, names);
+    }
+    for (const TypedValue& value : typed) {
+      if (!value.name.empty()) out.typed.push_back({hashed(value.name), value.table});
+    }
+    for (std::string_view name : names) out.outputs.push_back(hashed(name));
+    gathered.inputs_end = out.inputs.size();
+    gathered.typed_end = out.typed.size();
+    gathered.outputs_end = out.outputs.size();
+    gathered.target = hashed(node.target());
+    gathered.named = node.has_name() && !node.name().empty();
+    gathered.name = gathered.named ? hashed(node.name()) : HashedName{};
+    gathered.fx_name = hashed(fx_node_name(node));
+    out.nodes.push_back(gathered);
+  }
+}
+
+// The nodes of `g` gathered, the second half on the thread serving `other` when there is one.
+std::vector<GatheredNodes> gather_all_nodes(const ir::Graph& g, HandOff* other) {
+  const int count = g.nodes_size();
+  if (other == nullptr || count < 2) {
+    std::vector<GatheredNodes> all(1);
+    gather_nodes(g, 0, count, all[0]);
+    return all;
+  }
+  std::vector<GatheredNodes> halves(2);
+  const int middle = count / 2;
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  other->post([&] {
+    try {
+      gather_nodes(g, middle, count, halves[1]);
+      done.set_value();
+    } catch (...) {
+      done.set_exception(std::current_exception());
+    }
+  });
+  gather_nodes(g, 0, middle, halves[0]);
+  finished.get();
+  return halves;
+}
+
 }  // namespace
 
-ProgramIndex::ProgramIndex(const ir::Program& program)
+ProgramIndex::ProgramIndex(const ir::Program& program, HandOff* other)
     : program_(program), dialect_(dialect_of(program.program())) {
   const ir::Graph& g = graph();
   // Most names appear as a node output, a tensor_values key and a node name at once; a few
@@ -36,12 +129,16 @@ ProgramIndex::ProgramIndex(const ir::Program& program)
   infos_.reserve(expected);
   // Tables first: the metadata fact is decided while walking the definitions.
   index_tables(g);
-  index_values(g);
+  index_values(g, other);
   index_specs();
 }
 
 int ProgramIndex::intern(std::string_view name) {
-  const int id = names_.intern(name);
+  return intern_hashed(name, NameTable::hash(name));
+}
+
+int ProgramIndex::intern_hashed(std::string_view name, std::uint64_t hash) {
+  const int id = names_.intern_hashed(name, hash);
   if (static_cast<std::size_t>(id) == infos_.size()) infos_.emplace_back();
   return id;
 }
@@ -67,7 +164,7 @@ void ProgramIndex::index_tables(const ir::Graph& g) {
 
 // One walk over the graph inputs and nodes: definitions, users, node names, and the facts
 // the SSA rules would otherwise each compute with a walk and a string map of their own.
-void ProgramIndex::index_values(const ir::Graph& g) {
+void ProgramIndex::index_values(const ir::Graph& g, HandOff* other) {
   // Per name id, grown as names are interned: how many FX definitions (inputs, outputs and
   // node names, as value-names-unique counts them) and the last node that read it.
   std::vector<int> fx_definitions;
@@ -113,62 +210,56 @@ void ProgramIndex::index_values(const ir::Graph& g) {
   std::vector<std::pair<int, int>> reads;
   reads.reserve(static_cast<std::size_t>(g.nodes_size()) * 3);
   node_ops_.reserve(static_cast<std::size_t>(g.nodes_size()));
-  for (int n = 0; n < g.nodes_size(); ++n) {
-    const ir::Node& node = g.nodes(n);
-    names.clear();
-    bool has_subgraph = false;
-    for (const ir::NamedArgument& input : node.inputs()) {
-      collect_value_names(input.arg(), names);
-      has_subgraph = has_subgraph || input.arg().has_as_graph();
-    }
-    if (has_subgraph) subgraph_nodes_.push_back(n);
-    node_ops_.push_back(ops_.intern(node.target()));
-    for (std::string_view name : names) {
-      const int id = intern(name);
-      grow();
-      // Defined so far = by a graph input or a node before n.
-      if (!infos_[id].defined()) ssa_facts_.reads_defined = false;
-      if (last_reader[id] != n) {
-        last_reader[id] = n;
-        reads.emplace_back(id, n);
+  int n = 0;
+  for (const GatheredNodes& part : gather_all_nodes(g, other)) {
+    std::size_t input = 0, typed_at = 0, output = 0;
+    for (const GatheredNodes::Node& node : part.nodes) {
+      if (node.has_subgraph) subgraph_nodes_.push_back(n);
+      node_ops_.push_back(ops_.intern_hashed(node.target.text, node.target.hash));
+      for (; input < node.inputs_end; ++input) {
+        const int id = intern_hashed(part.inputs[input].text, part.inputs[input].hash);
+        grow();
+        // Defined so far = by a graph input or a node before n.
+        if (!infos_[id].defined()) ssa_facts_.reads_defined = false;
+        if (last_reader[id] != n) {
+          last_reader[id] = n;
+          reads.emplace_back(id, n);
+        }
       }
-    }
-    // Each output name is looked up once here and its id reused below: at 100k nodes each
-    // lookup is a cache miss into the name table and the IR (docs/performance.md). Interning
-    // a name early is invisible: an id with no definition, entry or user answers as absent.
-    typed.clear();
-    for (const ir::Argument& output : node.outputs()) collect_typed_values(output, typed);
-    for (const TypedValue& value : typed) {
-      if (value.name.empty()) continue;
-      const int id = intern(value.name);
+      // Interning a name before its definition below is invisible: an id with no
+      // definition, entry or user answers as absent.
+      for (; typed_at < node.typed_end; ++typed_at) {
+        const HashedTyped& value = part.typed[typed_at];
+        const int id = intern_hashed(value.name.text, value.name.hash);
+        grow();
+        if ((infos_[static_cast<std::size_t>(id)].tables & table_bit(value.table)) == 0)
+          ssa_facts_.metadata_complete = false;
+      }
+      int named_id = NameTable::kAbsent;  // the id of the FX node name, when an output has it
+      bool name_is_output = false;
+      for (; output < node.outputs_end; ++output) {
+        const HashedName& name = part.outputs[output];
+        const int id = intern_hashed(name.text, name.hash);
+        grow();
+        define_fx(id);
+        NameInfo& info = infos_[id];
+        ++info.definitions;
+        if (!info.defined()) info.first = ValueDef{-1, n};
+        if (name.text == node.fx_name.text) named_id = id;
+        if (node.named && name.text == node.name.text) name_is_output = true;
+      }
+      if (node.named && !name_is_output) {
+        const int id = intern_hashed(node.name.text, node.name.hash);
+        grow();
+        define_fx(id);
+      }
+      // The FX node name; "" is indexed too, as before.
+      if (named_id == NameTable::kAbsent) named_id = intern_hashed(node.fx_name.text, node.fx_name.hash);
       grow();
-      if ((infos_[static_cast<std::size_t>(id)].tables & table_bit(value.table)) == 0)
-        ssa_facts_.metadata_complete = false;
+      NameInfo& named_info = infos_[static_cast<std::size_t>(named_id)];
+      if (named_info.node < 0) named_info.node = n;
+      ++n;
     }
-    names.clear();
-    for (const ir::Argument& output : node.outputs()) collect_value_names(output, names);
-    int named_id = NameTable::kAbsent;  // the id of the FX node name, when an output has it
-    const std::string_view fx_name = fx_node_name(node);
-    for (std::string_view name : names) {
-      const int id = intern(name);
-      grow();
-      define_fx(id);
-      NameInfo& info = infos_[id];
-      ++info.definitions;
-      if (!info.defined()) info.first = ValueDef{-1, n};
-      if (name == fx_name) named_id = id;
-    }
-    const bool named = node.has_name() && !node.name().empty();
-    if (named && std::find(names.begin(), names.end(), node.name()) == names.end()) {
-      const int id = intern(node.name());
-      grow();
-      define_fx(id);
-    }
-    // The FX node name; "" is indexed too, as before.
-    if (named_id == NameTable::kAbsent) named_id = intern(fx_name);
-    grow();
-    NameInfo& named_info = infos_[static_cast<std::size_t>(named_id)];
-    if (named_info.node < 0) named_info.node = n;
   }
 
   // Users as CSR: count per name, prefix sums, then place reads in node order.

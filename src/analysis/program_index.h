@@ -38,9 +38,13 @@ struct ValueDef {
 class StateStorage;
 struct CacheWrite;
 
+class HandOff;
+
 class ProgramIndex {
  public:
-  explicit ProgramIndex(const ir::Program& program);
+  // With `other`, a thread serving it reads half of the nodes' names meanwhile (a large
+  // program, engine.cc): the same index.
+  explicit ProgramIndex(const ir::Program& program, HandOff* other = nullptr);
 
   const ir::Program& program() const { return program_; }
   const std::string& name() const { return program_.name(); }
@@ -134,9 +138,10 @@ class ProgramIndex {
   static constexpr int kTargetKinds = 4;
 
   int intern(std::string_view name);
+  int intern_hashed(std::string_view name, std::uint64_t hash);
   const NameInfo* info(std::string_view name) const;
   void index_tables(const ir::Graph& graph);
-  void index_values(const ir::Graph& graph);
+  void index_values(const ir::Graph& graph, HandOff* other);
   void index_specs();
 
   const ir::Program& program_;

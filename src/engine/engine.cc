@@ -122,7 +122,7 @@ ProgramSummary Engine::check_program(const ir::Program& program, DiagnosticSink&
   }
   HandOff* const other = second ? &second->hand_off() : nullptr;
   const bool two_threads = other != nullptr;
-  ProgramIndex index(program);
+  ProgramIndex index(program, other);
   index.set_op_knowledge(ops_);
 
   index.set_archive_programs(archive);

@@ -33,10 +33,18 @@ class NameTable {
   // `keep(name)`, which returns a lasting copy of it.
   template <typename Keep>
   int intern(std::string_view name, Keep&& keep) {
+    return intern_hashed(name, hash(name), keep);
+  }
+  // The same with `h` == hash(name), computed beforehand (on another thread).
+  int intern_hashed(std::string_view name, std::uint64_t h) {
+    return intern_hashed(name, h, [](std::string_view borrowed) { return borrowed; });
+  }
+  template <typename Keep>
+  int intern_hashed(std::string_view name, std::uint64_t h, Keep&& keep) {
     if (slots_.empty() || (names_.size() + 1) * 2 > slots_.size()) {
       rehash(slots_.empty() ? 16 : slots_.size() * 2);
     }
-    const auto tag = static_cast<std::uint32_t>(hash(name));
+    const auto tag = static_cast<std::uint32_t>(h);
     for (std::size_t i = tag & mask_;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.id == kAbsent) {
