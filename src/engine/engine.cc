@@ -12,8 +12,8 @@
 #include "diagnosis/group_findings.h"
 #include "diagnosis/repair_plan.h"
 #include "engine/task_batch.h"
-#include "support/hand_off.h"
 #include "support/cpu_budget.h"
+#include "support/hand_off.h"
 #include "support/sanitizers.h"
 
 namespace pt2lint {

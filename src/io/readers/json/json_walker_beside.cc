@@ -32,7 +32,6 @@
 #include <functional>
 #include <future>
 #include <limits>
-#include <optional>
 
 #include "io/readers/json/json_document.h"
 #include "io/readers/json/json_walker.h"
@@ -294,7 +293,6 @@ void Walker::wait_for_side() {
   if (side.waited) return;
   side.waited = true;
   side.finished.get();  // rethrows what the other thread threw
-  release_->hold_from(nullptr);  // the other thread is done
 }
 
 bool Walker::is_split_list(const pb::Message& m, const FieldEntry& f) const {
@@ -310,6 +308,10 @@ bool Walker::take_nodes(pb::Message& graph) {
   if (!side.split.compare_exchange_strong(expected, side.taken_marker())) return false;  // withdrawn
   side.nodes_taken = true;
   wait_for_side();
+  // Until this walk takes tensor_values, nothing from there on is given back: the other walk
+  // gave back input in it, whose index entries now read as zeros.
+  side.hold.offset.store(side.value_offset, std::memory_order_release);
+  side.hold.token.store(side.value_at, std::memory_order_release);
   if (side.nodes_end == nullptr) {  // see the top of the file
     read_again_ = true;
     fatal_ = true;
@@ -360,6 +362,7 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
     return false;
   }
   wait_for_side();
+  release_->hold_from(nullptr);  // the other thread is done; what it gave back is skipped below
   if (side.value_at == nullptr) return false;  // no `"tensor_values": {` after the nodes
   side.taken = true;
   if (next_token(doc_) != side.value_at) {  // see the top of the file
