@@ -5,7 +5,7 @@
 // system time (docs/performance.md). Sanitizer builds keep their own allocator.
 #include "support/sanitizers.h"
 
-#if !defined(PT2LINT_ADDRESS_SANITIZER)
+#if !defined(PT2LINT_ADDRESS_SANITIZER) && !defined(PT2LINT_THREAD_SANITIZER)
 
 #include <cstdint>
 #include <cstdlib>
