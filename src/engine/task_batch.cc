@@ -1,21 +1,12 @@
 #include "engine/task_batch.h"
 
-#include <time.h>
-
 #include <atomic>
 #include <exception>
 #include <future>
 
+#include "support/cpu_budget.h"
+
 namespace pt2lint {
-namespace {
-
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-}  // namespace
 
 double TaskBatch::run_and_clear(HandOff* other) {
   std::vector<Entry> tasks = std::move(tasks_);

@@ -3,15 +3,11 @@
 #include <time.h>
 
 namespace pt2lint {
-namespace {
-
 double thread_cpu_seconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
-
-}  // namespace
 
 CpuBudget::CpuBudget(double seconds) : seconds_(seconds), start_(thread_cpu_seconds()) {}
 

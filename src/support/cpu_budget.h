@@ -8,6 +8,9 @@
 
 namespace pt2lint {
 
+// CPU seconds the calling thread has used (a vDSO clock read, ~50 ns).
+double thread_cpu_seconds();
+
 class CpuBudget {
  public:
   // `seconds` <= 0: no budget.

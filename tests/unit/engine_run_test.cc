@@ -13,12 +13,12 @@
 
 #include <fmt/format.h>
 
+#include "all_rules.h"
 #include "core/rule_registry.h"
 #include "engine/baseline/baseline.h"
 #include "engine/run.h"
 #include "properties/golden_expectation.h"
 #include "reports/formats.h"
-#include "rules/register_all_rules.h"
 
 namespace pt2lint {
 namespace {
@@ -26,15 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kGoldens = fs::path(PT2LINT_TESTS_DIR) / "golden" / "structural" / "mutation-target-resolves";
-
-const RuleRegistry& registry() {
-  static const RuleRegistry* registry = [] {
-    auto* r = new RuleRegistry;
-    register_all_rules(*r);
-    return r;
-  }();
-  return *registry;
-}
 
 RunOptions options_for(std::vector<std::string> paths) {
   RunOptions options;
@@ -66,7 +57,7 @@ std::vector<std::string> actual_findings(const FileResult& file) {
 
 std::string as_json(const RunReport& report) {
   RenderOptions render;
-  render.registry = &registry();
+  render.registry = &testing_support::all_rules();
   std::ostringstream out;
   make_renderer("json")->render(report, render, out);
   return out.str();
@@ -81,7 +72,7 @@ fs::path scratch(const std::string& name) {
 }
 
 TEST(CheckPaths, FolderOfGoldensGivesTheirFindingsAndCounts) {
-  const RunReport report = check_paths(registry(), options_for({kGoldens.string()}));
+  const RunReport report = check_paths(testing_support::all_rules(), options_for({kGoldens.string()}));
   ASSERT_FALSE(report.stopped);
   EXPECT_TRUE(report.errors.empty());
   std::size_t goldens = 0, expected_errors = 0;
@@ -116,8 +107,8 @@ TEST(CheckPaths, JobsDoNotChangeTheReport) {
   RunOptions one = options_for({kGoldens.string(), (kGoldens.parent_path() / "one-mutation-per-buffer").string()});
   RunOptions two = one;
   two.jobs = 2;
-  const RunReport serial = check_paths(registry(), one);
-  const RunReport parallel = check_paths(registry(), two);
+  const RunReport serial = check_paths(testing_support::all_rules(), one);
+  const RunReport parallel = check_paths(testing_support::all_rules(), two);
   ASSERT_GT(serial.files.size(), 2u);
   EXPECT_EQ(as_json(serial), as_json(parallel));
 }
@@ -131,7 +122,7 @@ TEST(CheckPaths, ProgressCountsEveryFileOnce) {
     done.push_back(n);
     total = of;
   };
-  const RunReport report = check_paths(registry(), options);
+  const RunReport report = check_paths(testing_support::all_rules(), options);
   ASSERT_EQ(done.size(), report.files.size());
   for (std::size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);
   EXPECT_EQ(total, report.files.size());
@@ -142,7 +133,7 @@ TEST(CheckPaths, BaselineAcceptsKnownFindingsAndListsStaleEntries) {
   RunOptions update = options_for({kGoldens.string()});
   update.baseline = baseline.string();
   update.update_baseline = true;
-  const RunReport written = check_paths(registry(), update);
+  const RunReport written = check_paths(testing_support::all_rules(), update);
   ASSERT_FALSE(written.stopped);
   ASSERT_TRUE(fs::exists(baseline));
   const ReportCounts all = count_findings(written);
@@ -154,7 +145,7 @@ TEST(CheckPaths, BaselineAcceptsKnownFindingsAndListsStaleEntries) {
   RunOptions later = options_for({kGoldens.string()});
   later.baseline = baseline.string();
   later.rules.command_line.ignore = {"state-dict-mismatch"};
-  const RunReport report = check_paths(registry(), later);
+  const RunReport report = check_paths(testing_support::all_rules(), later);
   ASSERT_FALSE(report.stopped);
   EXPECT_EQ(count_findings(report).failing, 0u);
   EXPECT_TRUE(report.stale_baseline.empty());
@@ -180,7 +171,7 @@ TEST(CheckPaths, BaselineAcceptsKnownFindingsAndListsStaleEntries) {
   // A first run: a baseline that does not exist yet reads as empty, with a note.
   RunOptions missing = options_for({kGoldens.string()});
   missing.baseline = (baseline.parent_path() / "absent.json").string();
-  const RunReport first = check_paths(registry(), missing);
+  const RunReport first = check_paths(testing_support::all_rules(), missing);
   EXPECT_FALSE(first.stopped);
   EXPECT_TRUE(first.errors.empty());
   EXPECT_FALSE(first.files.empty());
@@ -189,7 +180,7 @@ TEST(CheckPaths, BaselineAcceptsKnownFindingsAndListsStaleEntries) {
 }
 
 TEST(CheckPaths, MissingPathIsAnErrorButTheRestIsChecked) {
-  const RunReport report = check_paths(registry(), options_for({"no/such/file.pt2", kGoldens.string()}));
+  const RunReport report = check_paths(testing_support::all_rules(), options_for({"no/such/file.pt2", kGoldens.string()}));
   EXPECT_FALSE(report.stopped);
   ASSERT_EQ(report.errors.size(), 1u);
   EXPECT_EQ(report.errors[0], "cannot open 'no/such/file.pt2': no such file or directory");
@@ -199,7 +190,7 @@ TEST(CheckPaths, MissingPathIsAnErrorButTheRestIsChecked) {
 TEST(CheckPaths, UnknownSelectorStopsTheRun) {
   RunOptions options = options_for({kGoldens.string()});
   options.rules.command_line.select = {"no-such-rule"};
-  const RunReport report = check_paths(registry(), options);
+  const RunReport report = check_paths(testing_support::all_rules(), options);
   EXPECT_TRUE(report.stopped);
   EXPECT_TRUE(report.files.empty());
   ASSERT_EQ(report.errors.size(), 1u);
@@ -213,24 +204,24 @@ TEST(CheckPaths, StandardInputGoesByItsGivenName) {
   RunOptions options = options_for({"-"});
   options.standard_input = &input;
   options.stdin_filename = "models/piped.textproto";
-  const RunReport report = check_paths(registry(), options);
+  const RunReport report = check_paths(testing_support::all_rules(), options);
   ASSERT_EQ(report.files.size(), 1u);
   EXPECT_EQ(report.files[0].path, "models/piped.textproto");
   EXPECT_EQ(actual_findings(report.files[0]), expected_findings(golden));
 
   RunOptions twice = options_for({"-", "-"});
   twice.standard_input = &input;
-  EXPECT_TRUE(check_paths(registry(), twice).stopped);
+  EXPECT_TRUE(check_paths(testing_support::all_rules(), twice).stopped);
 }
 
 TEST(CheckPaths, ShardsSplitTheFilesWithoutOverlap) {
   std::vector<std::string> all, sharded;
-  for (const FileResult& file : check_paths(registry(), options_for({kGoldens.string()})).files)
+  for (const FileResult& file : check_paths(testing_support::all_rules(), options_for({kGoldens.string()})).files)
     all.push_back(file.path);
   for (unsigned i = 1; i <= 3; ++i) {
     RunOptions options = options_for({kGoldens.string()});
     options.shard = Shard{i, 3};
-    for (const FileResult& file : check_paths(registry(), options).files) sharded.push_back(file.path);
+    for (const FileResult& file : check_paths(testing_support::all_rules(), options).files) sharded.push_back(file.path);
   }
   std::sort(sharded.begin(), sharded.end());
   EXPECT_EQ(sharded, all);

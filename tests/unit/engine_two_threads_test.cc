@@ -17,8 +17,8 @@
 #include "engine/run_report.h"
 #include "engine/task_batch.h"
 #include "reports/formats.h"
-#include "rules/register_all_rules.h"
 #include "support/hand_off.h"
+#include "all_rules.h"
 #include "test_paths.h"
 
 namespace pt2lint {
@@ -26,22 +26,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const RuleRegistry& every_rule() {
-  static const RuleRegistry* registry = [] {
-    auto* r = new RuleRegistry;
-    register_all_rules(*r);
-    return r;
-  }();
-  return *registry;
-}
-
 std::string json_report_of(const fs::path& path, int two_threads_from) {
-  Engine engine(every_rule(), RuleFilter{});
+  Engine engine(testing_support::all_rules(), RuleFilter{});
   engine.set_rules_on_two_threads_from(two_threads_from);
   RunReport report;
   report.files.push_back(engine.check_file(path, LoadOptions{}));
   RenderOptions render;
-  render.registry = &every_rule();
+  render.registry = &testing_support::all_rules();
   std::ostringstream out;
   make_renderer("json")->render(report, render, out);
   return out.str();

@@ -5,7 +5,6 @@
 // walks as a check does.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <random>
 #include <string>
 #include <thread>
@@ -17,8 +16,8 @@
 #include "io/readers/json/json_to_proto.h"
 #include "io/readers/load_reporter.h"
 #include "io/readers/padded_bytes.h"
-#include "io/readers/zip/zip_archive.h"
 #include "support/hand_off.h"
+#include "corpus_programs.h"
 #include "test_paths.h"
 
 namespace pt2lint {
@@ -180,25 +179,14 @@ TEST(ReadersJsonBeside, MutantsReadAsOnOneThread) {
 }
 
 TEST(ReadersJsonBeside, CorpusProgramsReadAsOnOneThread) {
-  std::size_t programs = 0;
-  for (const char* dir : {"base", "big", "multi", "corrupt"}) {
-    if (!std::filesystem::exists(test_paths::kCorpus / dir)) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(test_paths::kCorpus / dir)) {
-      if (entry.path().extension() != ".pt2") continue;
-      auto opened = ZipArchive::open_file(entry.path(), 1'000'000);
-      if (!opened.ok()) continue;
-      for (const auto& m : opened.value()->members()) {
-        if (!m.unsafe.empty() || !m.name.ends_with(".json") || m.name.ends_with("_config.json")) continue;
-        PaddedBytes json;
-        if (!opened.value()->read(m, std::uint64_t{1} << 30, json).ok()) continue;
-        const bool again = expect_one_reading(std::string(json.view()), entry.path().filename().string() + ":" + m.name);
-        if (std::string_view(dir) != "corrupt") {
-          EXPECT_FALSE(again) << entry.path();
+  const std::size_t programs = testing_support::for_each_corpus_program(
+      {"base", "big", "multi", "corrupt"},
+      [](std::string_view dir, const std::string& label, const PaddedBytes& json) {
+        const bool again = expect_one_reading(std::string(json.view()), label);
+        if (dir != "corrupt") {
+          EXPECT_FALSE(again) << label;
         }
-        ++programs;
-      }
-    }
-  }
+      });
   if (programs == 0) GTEST_SKIP() << "no corpus at " << test_paths::kCorpus;
   EXPECT_GT(programs, 100u);
 }

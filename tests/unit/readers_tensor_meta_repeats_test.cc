@@ -3,7 +3,6 @@
 // whole recorded text, and a program whose values do not repeat stops looking.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <random>
 #include <string>
 
@@ -16,7 +15,7 @@
 #include "io/readers/json/tensor_meta_repeats.h"
 #include "io/readers/load_reporter.h"
 #include "io/readers/padded_bytes.h"
-#include "io/readers/zip/zip_archive.h"
+#include "corpus_programs.h"
 #include "test_paths.h"
 
 namespace pt2lint::json_reader {
@@ -195,24 +194,11 @@ TEST(ReadersTensorMetaRepeats, SharedValuesEqualReadOnesOnMutants) {
 }
 
 TEST(ReadersTensorMetaRepeats, SharedValuesEqualReadOnesOnTheCorpus) {
-  std::size_t programs = 0;
-  for (const char* dir : {"base", "big", "multi", "legacy", "corrupt"}) {
-    if (!std::filesystem::exists(test_paths::kCorpus / dir)) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(test_paths::kCorpus / dir)) {
-      if (entry.path().extension() != ".pt2") continue;
-      auto opened = ZipArchive::open_file(entry.path(), 1'000'000);
-      if (!opened.ok()) continue;
-      for (const auto& m : opened.value()->members()) {
-        if (!m.unsafe.empty() || !m.name.ends_with(".json") || m.name.ends_with("_config.json")) {
-          continue;
-        }
-        PaddedBytes json;
-        if (!opened.value()->read(m, std::uint64_t{1} << 30, json).ok()) continue;
-        BothReadings(json).expect_same_values(entry.path().filename().string() + ":" + m.name);
-        ++programs;
-      }
-    }
-  }
+  const std::size_t programs = testing_support::for_each_corpus_program(
+      {"base", "big", "multi", "legacy", "corrupt"},
+      [](std::string_view, const std::string& label, const PaddedBytes& json) {
+        BothReadings(json).expect_same_values(label);
+      });
   if (programs == 0) GTEST_SKIP() << "no corpus at " << test_paths::kCorpus;
   EXPECT_GT(programs, 100u);
 }

@@ -59,6 +59,12 @@ bool stop_or_wait(Side& side) {
   return true;
 }
 
+// The end of the parser's structural index.
+const std::uint32_t* index_end(const od::parser& parser) {
+  const simdjson::internal::dom_parser_implementation* stage1 = stage1_of(parser);
+  return stage1->structural_indexes.get() + stage1->n_structural_indexes;
+}
+
 // Renumbers the interned metadata of `node` and of the nodes of its subgraphs: `ids[i]` is
 // the id in this walk's table of the other thread's string i.
 void renumber(ir::Node& node, const std::vector<std::uint32_t>& ids) {
@@ -166,14 +172,13 @@ void Walker::start_beside(pb::Message& graph, const MessageTable& t, std::uint64
 }
 
 void Walker::read_side(SideRead& side) const {
-  const simdjson::internal::dom_parser_implementation* stage1 = stage1_of(parser_);
-  const std::uint32_t* index_end = stage1->structural_indexes.get() + stage1->n_structural_indexes;
+  const std::uint32_t* end = index_end(parser_);
   const char* text = json_.data() + bom_length(json_);
   const auto at = [&](const std::uint32_t* token) { return text + *token; };
   // The last `"tensor_values" : {` of the document, the key plain; what follows the graph's
   // tensor_values (a few small graph fields, the signature, the module call graph) holds none.
   const std::uint32_t* value_at = nullptr;
-  for (const std::uint32_t* key = index_end - 3; key > side.nodes_at; --key) {
+  for (const std::uint32_t* key = end - 3; key > side.nodes_at; --key) {
     if (*at(key) == '"' && *at(key + 1) == ':' && *at(key + 2) == '{' &&
         std::string_view(at(key), kSiblingKey.size()) == kSiblingKey) {
       value_at = key + 2;
@@ -269,8 +274,7 @@ void Walker::read_last_nodes(SideRead& side) const {
 }
 
 void Walker::read_tensor_values(SideRead& side) const {
-  const simdjson::internal::dom_parser_implementation* stage1 = stage1_of(parser_);
-  const std::uint32_t* index_end = stage1->structural_indexes.get() + stage1->n_structural_indexes;
+  const std::uint32_t* end = index_end(parser_);
   move_cursor_to_sibling(side.cursor, parser_, side.value_at, side.value_offset);
   InputRelease release = side.release;
   release.start_at(side.value_at, side.value_offset);
@@ -284,7 +288,7 @@ void Walker::read_tensor_values(SideRead& side) const {
     walker.read_field_out_of_line(value_at_cursor(side.cursor), *side.entries, *side.field);
   }
   side.ended_at = next_token(side.cursor);
-  side.ended_offset = side.ended_at < index_end ? *side.ended_at : json_.size() - bom_length(json_);
+  side.ended_offset = side.ended_at < end ? *side.ended_at : json_.size() - bom_length(json_);
   side.fatal = walker.fatal_;
 }
 
