@@ -1,7 +1,9 @@
 #include "support/huge_pages.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -10,6 +12,8 @@ namespace pt2lint {
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
+// <linux/mman.h>'s MADV_COLLAPSE (Linux 6.1); glibc 2.36's <sys/mman.h> does not name it.
+constexpr int kMadviseCollapse = 25;
 
 bool mapped(std::size_t size) { return size >= kHugePage; }
 
@@ -61,9 +65,19 @@ void use_huge_pages_for_thread_heap() noexcept {
   constexpr std::uintptr_t kThreadHeap = std::uintptr_t{64} << 20;
   void* probe = std::malloc(64);
   if (probe == nullptr) return;
-  const std::uintptr_t heap = reinterpret_cast<std::uintptr_t>(probe) & ~(kThreadHeap - 1);
+  const auto address = reinterpret_cast<std::uintptr_t>(probe);
   std::free(probe);
-  madvise(reinterpret_cast<void*>(heap), kThreadHeap, MADV_HUGEPAGE);
+  // The main heap lies below the program break, a thread heap is mapped elsewhere: a thread
+  // that shares the main heap leaves it to cli/huge_page_heap.cc.
+  if (address < reinterpret_cast<std::uintptr_t>(sbrk(0))) return;
+  // The heap's header and first blocks were written before the advice: advise_huge_pages
+  // collapses them with the rest of the first 2 MB.
+  advise_huge_pages(reinterpret_cast<void*>(address & ~(kThreadHeap - 1)), kThreadHeap);
+}
+
+void advise_huge_pages(void* start, std::size_t length) noexcept {
+  if (madvise(start, length, MADV_HUGEPAGE) != 0) return;
+  madvise(start, std::min(length, kHugePage), kMadviseCollapse);
 }
 
 }  // namespace pt2lint

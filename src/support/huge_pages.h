@@ -23,4 +23,11 @@ void* allocate_arena_block(std::size_t size);
 // heap MADV_HUGEPAGE, as the CLI does for the main one (cli/huge_page_heap.cc).
 void use_huge_pages_for_thread_heap() noexcept;
 
+// Advises [start, start + length) MADV_HUGEPAGE, start on a 2 MB boundary, and collapses its
+// first 2 MB into a huge page now: a range that already had a 4 KB page touched before the
+// advice (a heap's own header, written as it grows) would otherwise fault its first 2 MB in
+// 4 KB pages, ~250 faults of ~10 us each on the machine of docs/performance.md. Advice only:
+// on a kernel without MADV_COLLAPSE (before 6.1) the first 2 MB stays in 4 KB pages.
+void advise_huge_pages(void* start, std::size_t length) noexcept;
+
 }  // namespace pt2lint
