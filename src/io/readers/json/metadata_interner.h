@@ -31,6 +31,19 @@ class MetadataInterner {
     }));
   }
 
+  // intern() for a string another interner kept, with its NameTable::hash: a new one is
+  // moved in, not copied. What `s` holds afterwards is unspecified.
+  std::uint32_t intern_moved(std::string& s, std::uint64_t hash) {
+    return static_cast<std::uint32_t>(ids_.intern_hashed(s, hash, [&](std::string_view) {
+      std::string* stored = strings_.Add();
+      *stored = std::move(s);
+      return std::string_view(*stored);
+    }));
+  }
+
+  // Room for `more` strings than there are.
+  void reserve_more(std::size_t more) { ids_.reserve(static_cast<std::size_t>(strings_.size()) + more); }
+
   // The index of the value whose JSON text, escapes and quotes included, is `raw`, when
   // intern_escaped() saw that text before; -1 otherwise.
   int find_escaped(std::string_view raw) const {
