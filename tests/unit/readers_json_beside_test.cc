@@ -34,6 +34,7 @@ struct Reading {
   bool read_again = false;
   std::size_t nodes_beside = 0;  // what the other thread read
   bool values_beside = false;
+  bool tail_beside = false;  // the graph module's signature and module call graph
 };
 
 // Reads `text` as the archive loader does: findings held until the reading is known to be
@@ -69,6 +70,7 @@ Reading read_json(const std::string& text, Beside beside) {
     out.read_again = out.read_again || side.read_again;
     out.nodes_beside += side.nodes_read_beside;
     out.values_beside = out.values_beside || side.tensor_values_read_beside;
+    out.tail_beside = out.tail_beside || side.module_tail_read_beside;
     if (!side.read_again) reporter.adopt(held);
   }
   reporter.finish();
@@ -129,15 +131,55 @@ std::string values(int n, int bad_from = -1) {
   return out + "}";
 }
 
+// A program whose graph module holds `before_graph`, the graph (`nodes` and tensor_values)
+// and then `after_graph`, and whose top level ends with `top_after`.
+std::string program_with_module(const std::string& nodes, const std::string& after_graph,
+                                const std::string& before_graph = "", const std::string& top_after = "") {
+  return R"({"graph_module": {)" + before_graph + R"("graph": {"inputs": [], "outputs": [], "nodes": [)" + nodes +
+         "], " + values(5) + R"(, "sym_int_values": {}}, )" + after_graph + R"(}, "opset_version": {"aten": 12}, )" +
+         top_after + R"("schema_version": {"major": 8, "minor": 17}})";
+}
+
+TEST(ReadersJsonBeside, ModuleTailReadAsOnOneThread) {
+  const std::string signature = R"("signature": {"input_specs": [{"user_input": {"arg": {"as_tensor": {"name": "x0"}}}}], "output_specs": []})";
+  const std::string calls = R"("module_call_graph": [{"fqn": "", "signature": {"inputs": [], "outputs": [], "in_spec": "", "out_spec": ""}}])";
+  const std::string clean = program_with_module(nodes(5), signature + ", " + calls);
+  EXPECT_FALSE(expect_one_reading(clean, "signature and module call graph"));
+  EXPECT_TRUE(read_json(clean, Beside::kAhead).tail_beside);
+  // Another field of the same shape at the top level: the graph module's are still the ones read.
+  const std::string decoy = program_with_module(nodes(5), signature + ", " + calls, "",
+                                                R"("extra": {)" + signature + ", " + calls + "}, ");
+  EXPECT_FALSE(expect_one_reading(decoy, "a look-alike after the graph module"));
+  EXPECT_TRUE(read_json(decoy, Beside::kAhead).tail_beside);
+  // Not in torch.export's order, or not both: this walk reads them.
+  for (const std::string& tail : {calls + ", " + signature, signature, signature + R"(, "metadata": {}, )" + calls}) {
+    const std::string text = program_with_module(nodes(5), tail);
+    EXPECT_FALSE(expect_one_reading(text, tail));
+    EXPECT_FALSE(read_json(text, Beside::kAhead).tail_beside) << tail;
+  }
+  // A signature before the graph makes the one after it a repeated key, skipped.
+  EXPECT_FALSE(expect_one_reading(program_with_module(nodes(5), signature + ", " + calls, signature + ", "),
+                                  "a repeated signature"));
+  // Errors inside them are reported as one walk reports them.
+  expect_one_reading(program_with_module(nodes(5), R"("signature": {"input_specs": 3, "output_specs": []}, )" + calls),
+                     "a value error in the signature");
+  expect_one_reading(program_with_module(nodes(5), R"("signature": {"input_specs": [}, )" + calls),
+                     "a structural error in the signature");
+  expect_one_reading(program_with_module(nodes(5), signature + R"(, "module_call_graph": [{"fqn": 7}])"),
+                     "a value error in the module call graph");
+}
+
 TEST(ReadersJsonBeside, HandMadeDocumentsReadAsOnOneThread) {
   // Well-formed documents, findings or not, are read once.
   const std::string clean = program(nodes(40), values(40));
   EXPECT_FALSE(expect_one_reading(clean, "clean"));
-  // The other thread always ahead reads tensor_values and the nodes' last quarter.
+  // The other thread always ahead reads tensor_values, the graph module's signature and
+  // module call graph, and the nodes' last 15 % (kNodesShare).
   const Reading ahead = read_json(clean, Beside::kAhead);
   EXPECT_TRUE(ahead.values_beside);
-  EXPECT_GE(ahead.nodes_beside, 8u);
-  EXPECT_LE(ahead.nodes_beside, 12u);
+  EXPECT_TRUE(ahead.tail_beside);
+  EXPECT_GE(ahead.nodes_beside, 5u);
+  EXPECT_LE(ahead.nodes_beside, 8u);
   EXPECT_EQ(read_json(clean, Beside::kLate).nodes_beside, 0u);
   EXPECT_FALSE(expect_one_reading("\xEF\xBB\xBF" + clean, "byte order mark"));
   EXPECT_FALSE(expect_one_reading(program(nodes(5), values(5, 2)), "value errors in tensor_values"));

@@ -102,6 +102,7 @@ bool JsonToProto::read(const PaddedBytes& json, pb::Message& message, const Json
   if (beside != nullptr) {
     beside->nodes_read_beside = walker.nodes_read_beside();
     beside->tensor_values_read_beside = walker.tensor_values_read_beside();
+    beside->module_tail_read_beside = walker.module_tail_read_beside();
   }
   if (walker.fatal()) return false;
   // Past the root object the iterator has no location unless more tokens follow.

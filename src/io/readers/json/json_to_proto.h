@@ -28,10 +28,12 @@ struct ReadBeside {
   // then read() returned false, what it read and reported must be dropped, and the caller
   // reads the document again (its input was given back) without a second thread.
   bool read_again = false;
-  // What the other thread read, as read() put it together: the elements of the nodes and
-  // whether tensor_values (docs/performance.md, tests).
+  // What the other thread read, as read() put it together: the elements of the nodes,
+  // whether tensor_values, and whether the graph module's signature and module call graph
+  // (docs/performance.md, tests).
   std::size_t nodes_read_beside = 0;
   bool tensor_values_read_beside = false;
+  bool module_tail_read_beside = false;
 };
 
 struct JsonReadOptions {

@@ -247,9 +247,18 @@ void Walker::read_struct_fields(od::object& object, pb::Message& m, const Messag
       duplicate_key(key, t.descriptor->name());
       return true;  // neither copy is merged into the other
     }
+    if (beside_ != nullptr && side_ == nullptr && t.descriptor == ir::GraphModule::descriptor() &&
+        f->name == "graph") {
+      graph_module_ = &m;
+      graph_module_table_ = &t;
+      graph_module_seen_ = seen;
+    }
     if (beside_ != nullptr && t.descriptor == ir::Graph::descriptor()) {
       if (side_ == nullptr && f->name == "nodes") start_beside(m, t, seen);
       if (side_ != nullptr && take_beside(m, *f)) return !fatal_;
+    }
+    if (side_ != nullptr && t.descriptor == ir::GraphModule::descriptor() && take_tail(m, *f)) {
+      return !fatal_;
     }
     read_field(field.value(), m, *f);
     return !fatal_;

@@ -66,8 +66,9 @@ class Walker {
   Walker(const Walker&) = delete;
   Walker& operator=(const Walker&) = delete;
 
-  // The top-level graph's tensor_values is read on `beside`'s thread while this walk reads
-  // the graph's nodes, when the document is at least `options.beside_min_bytes`
+  // The top-level graph's tensor_values, the last part of its nodes and the graph module's
+  // signature and module call graph are read on `beside`'s thread while this walk reads the
+  // graph's nodes, when the document is at least `options.beside_min_bytes`
   // (json_walker_beside.cc). Findings and the IR are the same as a walk on one thread.
   void read_beside(HandOff* beside) { beside_ = json_.size() >= options_.beside_min_bytes ? beside : nullptr; }
   // At the end of the walk: waits for the other thread, and says whether what the two read
@@ -75,9 +76,11 @@ class Walker {
   // reported is not the document's, and the input must be read again without a second
   // thread (JsonToProto::read, ReadBeside::read_again).
   bool finish_beside();
-  // What the other thread read and this walk took: nodes, and whether tensor_values.
+  // What the other thread read and this walk took: nodes, whether tensor_values, and
+  // whether the graph module's signature and module call graph.
   std::size_t nodes_read_beside() const { return nodes_read_beside_; }
   bool tensor_values_read_beside() const { return tensor_values_read_beside_; }
+  bool module_tail_read_beside() const { return module_tail_read_beside_; }
 
   bool fatal() const { return fatal_; }
   // Until iterate() succeeds the document has no position to ask for.
@@ -244,6 +247,14 @@ class Walker {
   void read_side(SideRead& side) const;
   void read_last_nodes(SideRead& side) const;
   void read_tensor_values(SideRead& side) const;
+  // At field `f` of the top-level graph module: true when the other thread read it (the
+  // signature or the module call graph, after the graph), as take_beside.
+  bool take_tail(pb::Message& graph_module, const FieldEntry& f);
+  // The other thread's last part: the graph module's signature and module call graph, when
+  // they follow the graph, in that order, as torch.export writes them.
+  void read_module_tail(SideRead& side) const;
+  // Holds the input from the first value of the tail read but not taken on, or lifts the hold.
+  void hold_at_next_tail();
   // Waits for the other thread's part to be done (once), rethrowing what it threw.
   void wait_for_side();
 
@@ -387,9 +398,14 @@ class Walker {
   bool have_document_ = false;
   HandOff* beside_ = nullptr;  // until the read it takes is handed over
   std::shared_ptr<SideRead> side_;  // shared with the task on the other thread
+  // The top-level graph module, at its graph, and the fields it had before: read_module_tail.
+  pb::Message* graph_module_ = nullptr;
+  const MessageTable* graph_module_table_ = nullptr;
+  std::uint64_t graph_module_seen_ = 0;
   bool read_again_ = false;  // finish_beside()
   std::size_t nodes_read_beside_ = 0;
   bool tensor_values_read_beside_ = false;
+  bool module_tail_read_beside_ = false;
 };
 
 }  // namespace pt2lint::json_reader

@@ -14,12 +14,16 @@
 //   from where the other one's cursor stopped, at the same depth, as if it had read the
 //   value itself. A structural error there ends this walk there too;
 // - it then counts brackets back from the nodes' ']' to an element boundary and offers to
-//   read the elements from there on (a sixth of them, what balances the two threads). This
+//   read the elements from there on (15 % of them, what balances the two threads). This
 //   walk publishes each element it reaches, so the offer stands only when this walk is still
 //   before that element, and is taken there: the other thread's nodes are appended, their
 //   interned metadata renumbered in this walk's table in the order one walk would have
 //   interned it, and this walk moves to the list's ']'. Any finding there, or an element
 //   that does not end where the next one starts, is not put together: read again;
+// - after tensor_values it reads the graph module's signature and module call graph, the
+//   next fields after the graph (~7 % of the document at 4,096 layers), found by counting
+//   brackets forward from where tensor_values ended and taken as tensor_values is, when
+//   this walk reaches each; this walk then holds the input from the first it has not taken;
 // - the input is shared: while the other thread looks for tensor_values, this walk gives
 //   back nothing past the nodes' start (json_input_release.h, InputHold), then nothing past
 //   tensor_values, and each walk gives back only what lies behind itself;
@@ -44,9 +48,10 @@ namespace {
 constexpr std::size_t kHoldNothing = std::numeric_limits<std::size_t>::max();
 constexpr std::string_view kSiblingKey = "\"tensor_values\"";
 // The share of the nodes, by bytes, the other thread offers to read: it also reads
-// tensor_values, ~40% of the nodes' size, and starts after the weights config. At 4,096
-// layers a quarter kept this walk waiting ~25 ms for it at the nodes; this balances them.
-constexpr double kNodesShare = 0.18;
+// tensor_values, ~40% of the nodes' size, then the signature and the module call graph, and
+// starts after the weights config. At 4,096 layers 0.18 kept this walk waiting ~13 ms for it
+// at the nodes once it also read the signature and module call graph; this balances them.
+constexpr double kNodesShare = 0.15;
 
 // Cancels the other thread's task if it has not started (it never will), else waits until it
 // is done: it reads the walk's input and parser. Whether it ran.
@@ -125,6 +130,24 @@ struct Walker::SideRead {
   std::promise<void> renumber;
   std::future<void> renumbered;
 
+  // The graph module's signature and module call graph, read last (read_module_tail).
+  struct TailValue {
+    const FieldEntry* field = nullptr;
+    od::document cursor;                      // copied at the nodes, moved to the value
+    const std::uint32_t* value_at = nullptr;  // null: not read there
+    std::size_t value_offset = 0;
+    const std::uint32_t* ended_at = nullptr;
+    std::size_t ended_offset = 0;
+    LoadReporter reporter;
+    bool fatal = false;
+    bool taken = false;
+  };
+  pb::Message* graph_module = nullptr;        // the walk's, null: no tail is read
+  std::uint64_t graph_module_seen = 0;        // its fields read before the graph
+  ir::GraphModule* tail_entries = nullptr;    // what the other thread read, on the arena
+  std::unique_ptr<ir::GraphModule> owned_tail;
+  TailValue tail[2];                          // the signature, the module call graph
+
   explicit SideRead(const InputRelease& walk_release) : release(walk_release) {}
 };
 
@@ -162,6 +185,22 @@ void Walker::start_beside(pb::Message& graph, const MessageTable& t, std::uint64
   } else {
     side->owned = std::make_unique<ir::Graph>();
     side->entries = side->owned.get();
+  }
+  const FieldEntry* signature = graph_module_table_ ? graph_module_table_->find("signature") : nullptr;
+  const FieldEntry* calls = graph_module_table_ ? graph_module_table_->find("module_call_graph") : nullptr;
+  if (graph_module_ != nullptr && signature != nullptr && calls != nullptr && signature->index < 64 &&
+      calls->index < 64 && steps_.size() >= 2) {
+    side->graph_module = graph_module_;
+    side->graph_module_seen = graph_module_seen_;
+    side->tail[0].field = signature;
+    side->tail[1].field = calls;
+    for (SideRead::TailValue& value : side->tail) copy_cursor(value.cursor, doc_);
+    if (google::protobuf::Arena* arena = graph_module_->GetArena()) {
+      side->tail_entries = google::protobuf::Arena::CreateMessage<ir::GraphModule>(arena);
+    } else {
+      side->owned_tail = std::make_unique<ir::GraphModule>();
+      side->tail_entries = side->owned_tail.get();
+    }
   }
   release_->hold_from(&side->hold);
   side->hand_off = beside_;
@@ -243,6 +282,7 @@ void Walker::read_side(SideRead& side) const {
     side.hold.token.store(value_at, std::memory_order_release);
   }
   read_tensor_values(side);
+  if (side.graph_module != nullptr && !side.fatal) read_module_tail(side);
 }
 
 void Walker::read_last_nodes(SideRead& side) const {
@@ -300,6 +340,70 @@ void Walker::read_tensor_values(SideRead& side) const {
   side.ended_at = next_token(side.cursor);
   side.ended_offset = side.ended_at < end ? *side.ended_at : json_.size() - bom_length(json_);
   side.fatal = walker.fatal_;
+}
+
+void Walker::read_module_tail(SideRead& side) const {
+  const std::uint32_t* end = index_end(parser_);
+  if (side.ended_at == nullptr || side.ended_at >= end) return;
+  const char* text = json_.data() + bom_length(json_);
+  const auto at = [&](const std::uint32_t* token) { return text + *token; };
+  const auto is_key = [&](const std::uint32_t* token, std::string_view quoted) {
+    return *at(token) == '"' && std::string_view(at(token), quoted.size()) == quoted;
+  };
+  const std::uint64_t seen = side.graph_module_seen;
+  if ((seen >> side.tail[0].field->index & 1) != 0 || (seen >> side.tail[1].field->index & 1) != 0) {
+    return;  // a repeated key after the graph: skipped by this walk, so not read here
+  }
+  // From where tensor_values ended, forward: the graph's last fields up to the '}' that
+  // closes it, then `, "signature": {`, the signature up to its '}', and `, "module_call_graph":
+  // [` (the keys plain), exactly: then both are the graph module's fields.
+  const auto after_close = [&](const std::uint32_t* p) -> const std::uint32_t* {
+    std::size_t depth = 0;
+    for (; p < end; ++p) {
+      const char c = *at(p);
+      if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) return p + 1;
+        --depth;
+      }
+    }
+    return nullptr;
+  };
+  const auto field_value = [&](const std::uint32_t* p, std::string_view quoted, char open) -> const std::uint32_t* {
+    if (p == nullptr || end - p < 4 || *at(p) != ',' || !is_key(p + 1, quoted) || *at(p + 2) != ':' ||
+        *at(p + 3) != open) {
+      return nullptr;
+    }
+    return p + 3;
+  };
+  const std::uint32_t* signature_at = field_value(after_close(side.ended_at), "\"signature\"", '{');
+  if (signature_at == nullptr) return;
+  const std::uint32_t* calls_at = field_value(after_close(signature_at + 1), "\"module_call_graph\"", '[');
+  if (calls_at == nullptr) return;
+  const std::uint32_t* values[2] = {signature_at, calls_at};
+  for (int i = 0; i < 2; ++i) {
+    SideRead::TailValue& tail = side.tail[i];
+    tail.value_at = values[i];
+    tail.value_offset = *values[i];
+    // One level up from the nodes: a field of the graph module, as the graph is.
+    move_cursor_to_sibling(tail.cursor, parser_, tail.value_at, tail.value_offset, 1);
+    InputRelease release = side.release;
+    release.start_at(tail.value_at, tail.value_offset);
+    Walker walker(tail.cursor, parser_, json_, options_, source_, tail.reporter, &release, nullptr);
+    walker.share_tensor_metas_ = share_tensor_metas_;
+    walker.steps_.assign(side.steps.begin(), side.steps.end() - 1);  // without the graph's step
+    walker.depth_ = side.depth - 1;
+    walker.have_document_ = true;
+    {
+      PathScope scope(walker.steps_, {Step::kField, tail.field->name});
+      walker.read_field_out_of_line(value_at_cursor(tail.cursor), *side.tail_entries, *tail.field);
+    }
+    tail.ended_at = next_token(tail.cursor);
+    tail.ended_offset = tail.ended_at < end ? *tail.ended_at : json_.size() - bom_length(json_);
+    tail.fatal = walker.fatal_;
+    if (tail.fatal) return;  // this walk stops there too: the rest is never read
+  }
 }
 
 void Walker::wait_for_side() {
@@ -390,7 +494,7 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
     return false;
   }
   wait_for_side();
-  release_->hold_from(nullptr);  // the other thread is done; what it gave back is skipped below
+  hold_at_next_tail();  // the other thread is done; what it gave back is skipped below
   if (side.value_at == nullptr) return false;  // no `"tensor_values": {` after the nodes
   side.taken = true;
   if (next_token(doc_) != side.value_at) {  // see the top of the file
@@ -410,6 +514,54 @@ bool Walker::take_beside(pb::Message& graph, const FieldEntry& f) {
   return true;
 }
 
+void Walker::hold_at_next_tail() {
+  SideRead& side = *side_;
+  for (const SideRead::TailValue& tail : side.tail) {
+    if (tail.value_at == nullptr || tail.taken) continue;
+    side.hold.offset.store(tail.value_offset, std::memory_order_release);
+    side.hold.token.store(tail.value_at, std::memory_order_release);
+    release_->hold_from(&side.hold);
+    return;
+  }
+  release_->hold_from(nullptr);
+}
+
+bool Walker::take_tail(pb::Message& graph_module, const FieldEntry& f) {
+  SideRead& side = *side_;
+  if (&graph_module != side.graph_module) return false;
+  SideRead::TailValue* tail = nullptr;
+  for (SideRead::TailValue& value : side.tail) {
+    if (value.field == &f) tail = &value;
+  }
+  if (tail == nullptr) return false;
+  int state = SideRead::kPosted;
+  if (side.state.compare_exchange_strong(state, SideRead::kCancelled) || state == SideRead::kCancelled) {
+    release_->hold_from(nullptr);  // the other thread never started: read here
+    return false;
+  }
+  wait_for_side();
+  if (tail->value_at == nullptr || tail->taken) return false;
+  tail->taken = true;
+  if (next_token(doc_) != tail->value_at) {  // as for tensor_values: see the top of the file
+    read_again_ = true;
+    fatal_ = true;
+    return true;
+  }
+  copy_cursor(doc_, tail->cursor);
+  release_->jumped(tail->value_at, tail->value_offset, tail->ended_at, tail->ended_offset);
+  auto& into = static_cast<ir::GraphModule&>(graph_module);
+  if (tail == &side.tail[0]) {
+    into.mutable_signature()->Swap(side.tail_entries->mutable_signature());
+  } else {
+    into.mutable_module_call_graph()->Swap(side.tail_entries->mutable_module_call_graph());
+  }
+  reporter_.adopt(tail->reporter);
+  if (tail->fatal) fatal_ = true;
+  module_tail_read_beside_ = true;
+  hold_at_next_tail();
+  return true;
+}
+
 bool Walker::finish_beside() {
   if (side_ == nullptr) return read_again_;
   const bool ran = stop_or_wait(*side_);
@@ -421,6 +573,9 @@ bool Walker::finish_beside() {
   if (ran && ((side_->value_at != nullptr && !side_->taken) ||
               (side_->split_at != nullptr && !side_->nodes_taken))) {
     read_again_ = true;
+  }
+  for (const SideRead::TailValue& tail : side_->tail) {
+    if (ran && tail.value_at != nullptr && !tail.taken) read_again_ = true;
   }
   return read_again_;
 }

@@ -79,11 +79,13 @@ void copy_cursor(od::document& to, od::document& from) {
 }
 
 void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
-                            const std::uint32_t* at, std::size_t string_offset) {
+                            const std::uint32_t* at, std::size_t string_offset,
+                            od::depth_t levels_up) {
   od::json_iterator& it = doc.*member_of(DocumentIterator{});
-  // An unread value's iterator is one level below its parent's, as in jump_over_unread_object.
-  const od::depth_t depth = it.depth();
-  it.ascend_to(depth - 1);
+  // An unread value's iterator is one level below its parent's, as in jump_over_unread_object;
+  // it ascends one level at a time.
+  const od::depth_t depth = it.depth() - levels_up;
+  for (od::depth_t d = it.depth() - 1; d >= depth - 1; --d) it.ascend_to(d);
   it.reenter_child(at, depth);
   it.string_buf_loc() = (parser.*member_of(ParserStringBuffer{})).get() + string_offset;
 }

@@ -34,12 +34,13 @@ bool jump_over_unread_object(od::document& doc, const od::parser& parser, const 
 // value on another thread (copied on `from`'s thread), or that cursor's end taken back.
 void copy_cursor(od::document& to, od::document& from);
 // Moves a copied cursor to token `at`, a later sibling of the value it was copied at (same
-// depth). Strings it unescapes then go to the parser's string buffer from `string_offset`
+// depth), or with `levels_up` 1 a later sibling of the object holding that value. Strings it unescapes then go to the parser's string buffer from `string_offset`
 // on: the buffer is larger than the input, and the strings unescaped from input at or past
 // an offset fit past that offset, so cursors reading disjoint spans of the input, each
 // from its span's offset, never write the same bytes.
 void move_cursor_to_sibling(od::document& doc, const od::parser& parser,
-                            const std::uint32_t* at, std::size_t string_offset);
+                            const std::uint32_t* at, std::size_t string_offset,
+                            od::depth_t levels_up = 0);
 // Moves a copied cursor, at an unread array, to token `at`, an element of that array, as
 // if the array were opened and `at` were the element it is at; strings as above.
 void move_cursor_into(od::document& doc, const od::parser& parser, const std::uint32_t* at,
