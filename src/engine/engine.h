@@ -33,10 +33,12 @@ enum class IrDisposal {
 using CheckedFileObserver =
     std::function<void(const std::vector<ir::Program*>& programs, FileResult& result)>;
 
-// From this many top-level nodes a program's rules run on two threads: below it the rules
-// take a few milliseconds in all, and the second core saved less than it cost
-// (docs/performance.md, "the rules on two cores").
-inline constexpr int kRulesOnTwoThreadsFrom = 16384;
+// From this many top-level nodes a program's index and rules run on two threads. Once the
+// second thread started on the other core at once (support/other_core_thread.h), two threads
+// saved ~2 ms at 9,223 nodes (kv_nested_256l) and cost nothing measurable at ~2,300
+// (kv_nested_64l); below this the rules take a few milliseconds in all (docs/performance.md,
+// "new threads on their creator's core").
+inline constexpr int kRulesOnTwoThreadsFrom = 4096;
 
 class Engine {
  public:

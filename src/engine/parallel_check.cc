@@ -7,6 +7,8 @@
 #include <system_error>
 #include <thread>
 
+#include "support/other_core_thread.h"
+
 namespace pt2lint {
 
 std::vector<FileResult> check_in_parallel(const RuleRegistry& registry,
@@ -48,7 +50,7 @@ std::vector<FileResult> check_in_parallel(const RuleRegistry& registry,
       }
     }
   };
-  std::vector<std::thread> threads;
+  std::vector<OtherCoreThread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (auto& thread : threads) thread.join();

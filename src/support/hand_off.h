@@ -9,7 +9,8 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <thread>
+
+#include "support/other_core_thread.h"
 
 namespace pt2lint {
 
@@ -41,7 +42,7 @@ class HandOff {
 
 // A thread that serves its HandOff until it goes out of scope: a second core for the rules of
 // one program (engine/task_batch.h), started before they are needed so that its start-up
-// (a few ms: a new thread's heap) overlaps other work.
+// (a new thread's heap) overlaps other work.
 class ServingThread {
  public:
   // Throws std::system_error when no thread can be started.
@@ -53,7 +54,7 @@ class ServingThread {
 
  private:
   HandOff hand_off_;
-  std::thread thread_;
+  OtherCoreThread thread_;
 };
 
 // Closes a HandOff when it goes out of scope, however the scope ends: a serving thread

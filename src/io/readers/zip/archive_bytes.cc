@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <system_error>
-#include <thread>
+
+#include "support/other_core_thread.h"
 
 namespace pt2lint {
 namespace {
@@ -48,15 +50,15 @@ std::size_t pread_large(int fd, char* out, std::size_t n, off_t at) {
   if (n < kSplitRead) return pread_fully(fd, out, n, at);
   const std::size_t first = n / 2;
   std::size_t second_done = 0;
-  std::thread second;
+  std::optional<OtherCoreThread> second;
   try {
-    second = std::thread(
+    second.emplace(
         [&] { second_done = pread_fully(fd, out + first, n - first, at + static_cast<off_t>(first)); });
   } catch (const std::system_error&) {
     return pread_fully(fd, out, n, at);  // no thread to be had: one read, as below 16 MB
   }
   const std::size_t first_done = pread_fully(fd, out, first, at);
-  second.join();
+  second->join();
   // The bytes are whole only up to the first gap.
   return first_done < first ? first_done : first + second_done;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <future>
 
 #include <fmt/format.h>
 
@@ -15,6 +14,7 @@
 #include "io/readers/zip/zip_members.h"
 #include "support/hand_off.h"
 #include "support/huge_pages.h"
+#include "support/other_core_thread.h"
 #include "support/printable.h"
 
 namespace pt2lint {
@@ -164,7 +164,7 @@ void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& 
   std::atomic<std::size_t> crc_done{0};
   HandOff hand_off;
   ReadBeside beside{&hand_off};
-  std::future<void> side = std::async(std::launch::async, [&] {
+  OtherCoreThread side([&] {
     // However the two steps end: the reader may be waiting for what it handed over.
     struct ServeOnExit {
       HandOff& hand_off;
@@ -183,7 +183,7 @@ void load_program_beside_state(const ZipArchive& zip, const ZipArchive::Member& 
       read_program_json(parse, json, program, InputDiscard{&json, &crc_done}, &beside);
     }
   }
-  side.get();
+  side.join();
   if (!intact) {
     program.clear_program();
     report_unreadable_member(member, kCorruptMemberError, program.name(), context);
